@@ -1,0 +1,30 @@
+import type { Extraction } from '../core/outcome.js';
+import type { RequestView } from '../core/request.js';
+import { readCookie } from '../internal/read-cookie.js';
+import { APIKey, type APIKeyOptions } from './api-key.js';
+
+/**
+ * An API key in a cookie: `Cookie: <paramName>=<key>`. A browser sends it by itself, so CSRF
+ * protection applies to unsafe methods.
+ *
+ * @example new APIKeyCookie({ paramName: 'X-API-KEY', authenticate: (request, key) => apps.byKey(key) })
+ */
+export class APIKeyCookie<TAuth = unknown> extends APIKey<TAuth> {
+  readonly in = 'cookie';
+
+  constructor(options: APIKeyOptions<TAuth> = {}) {
+    super('Cookie', options);
+  }
+
+  override get cookieBased(): boolean {
+    return true;
+  }
+
+  protected override find(request: RequestView): Extraction<string> {
+    return readCookie(request.headers, this.paramName);
+  }
+
+  protected override csrfBinding(key: string): string {
+    return key;
+  }
+}

@@ -1,0 +1,122 @@
+import type { Requirement } from './auth-spec.js';
+import type { Authenticator } from './authenticator.js';
+import { AuthenticationError, BadRequestError, CsrfError, type VouchError } from './errors.js';
+import type { RequestView } from './request.js';
+
+/** A CSRF check's verdict: passed, failed, or waiting for the form body (`defer`). */
+export type CsrfVerdict = 'pass' | 'fail' | 'defer';
+
+/** Checks that an unsafe request carrying a cookie credential really comes from the site. */
+export type CsrfVerifier = (request: RequestView, binding: string) => CsrfVerdict;
+
+/** Options of {@link authenticate}. */
+export interface AuthenticateOptions {
+  /** Realm for challenges of authenticators that have none of their own. */
+  readonly realm: string;
+  /** The CSRF check to apply to cookie credentials on unsafe methods; none when omitted. */
+  readonly csrf?: CsrfVerifier | undefined;
+}
+
+/** The request is authenticated. */
+export interface AuthSuccess {
+  readonly ok: true;
+  /** The winner's value (a list of values for an all-of group); becomes `request.auth`. */
+  readonly value: unknown;
+  /** The requirement that accepted. */
+  readonly requirement: Requirement;
+  /** Set when the CSRF token must still be read from the form body, bound to this value. */
+  readonly csrfDeferred?: string;
+}
+
+/** The request is refused, or a hook threw (`thrown`, to go to the exception handlers). */
+export interface AuthFailure {
+  readonly ok: false;
+  readonly error: VouchError | unknown;
+  /** Whether `error` was thrown by a hook (and is not vouch's own verdict). */
+  readonly thrown: boolean;
+  /** `WWW-Authenticate` challenges of the authenticators tried, one per line. */
+  readonly challenges: readonly string[];
+}
+
+/** The result of {@link authenticate}. */
+export type AuthResult = AuthSuccess | AuthFailure;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+interface Tried {
+  readonly authenticator: Authenticator;
+  readonly rejected: boolean;
+}
+
+/**
+ * Runs requirements in order; the first whose every member accepts decides. Absent or rejected
+ * credentials move on to the next; an ambiguous one answers 400 at once; a hook that throws ends
+ * the list and its error is returned for the exception handlers. A cookie credential failing CSRF
+ * is unusable, so the next requirement still runs; 403 only when nothing else accepts.
+ */
+export async function authenticate(
+  requirements: readonly Requirement[],
+  request: RequestView,
+  options: AuthenticateOptions,
+): Promise<AuthResult> {
+  const tried: Tried[] = [];
+  const csrf =
+    options.csrf !== undefined && !SAFE_METHODS.has(request.method) ? options.csrf : undefined;
+  let csrfFailed = false;
+  let deferred: AuthSuccess | undefined;
+
+  for (const requirement of requirements) {
+    const values: unknown[] = [];
+    let deferredBinding: string | undefined;
+    let passed = true;
+    for (const authenticator of requirement) {
+      let outcome;
+      try {
+        outcome = await authenticator.verify(request);
+      } catch (error) {
+        tried.push({ authenticator, rejected: true });
+        return { ok: false, error, thrown: true, challenges: challenges(tried, options.realm) };
+      }
+      if (outcome.state === 'ambiguous') {
+        return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
+      }
+      if (outcome.state !== 'accepted') {
+        tried.push({ authenticator, rejected: outcome.state === 'rejected' });
+        passed = false;
+        break;
+      }
+      if (csrf !== undefined && authenticator.cookieBased && outcome.csrfBinding !== undefined) {
+        const verdict = csrf(request, outcome.csrfBinding);
+        if (verdict === 'fail') {
+          csrfFailed = true;
+          passed = false;
+          break;
+        }
+        if (verdict === 'defer') deferredBinding = outcome.csrfBinding;
+      }
+      values.push(outcome.value);
+    }
+    if (!passed) continue;
+    const value = requirement.length === 1 ? values[0] : values;
+    if (deferredBinding === undefined) return { ok: true, value, requirement };
+    deferred ??= { ok: true, value, requirement, csrfDeferred: deferredBinding };
+  }
+
+  if (deferred !== undefined) return deferred;
+  if (csrfFailed) return { ok: false, error: new CsrfError(), thrown: false, challenges: [] };
+  return {
+    ok: false,
+    error: new AuthenticationError(),
+    thrown: false,
+    challenges: challenges(tried, options.realm),
+  };
+}
+
+function challenges(tried: readonly Tried[], realm: string): string[] {
+  const lines: string[] = [];
+  for (const { authenticator, rejected } of tried) {
+    const line = authenticator.challenge(authenticator.realm ?? realm, rejected);
+    if (line !== undefined && !lines.includes(line)) lines.push(line);
+  }
+  return lines;
+}

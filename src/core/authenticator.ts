@@ -1,0 +1,62 @@
+import type { Outcome } from './outcome.js';
+import type { RequestView } from './request.js';
+import type { SecurityScheme } from './security-scheme.js';
+
+/** Options every authenticator accepts. */
+export interface AuthenticatorOptions {
+  /**
+   * The OpenAPI security scheme name. Defaults to one derived from the kind and its parameters
+   * (`bearerAuth`, `apiKeyHeader_X-API-Key`, …); two different configurations never share one.
+   */
+  readonly name?: string;
+  /** Realm for this authenticator's challenge; defaults to the API-wide realm. */
+  readonly realm?: string;
+}
+
+/**
+ * The base of every authenticator: it finds its credential in the request, asks its hook, and
+ * describes itself for OpenAPI, so the docs and the enforcement come from one object.
+ *
+ * @typeParam TAuth - what the hook returns on success; becomes `request.auth`.
+ */
+export abstract class Authenticator<TAuth = unknown> {
+  /** The OpenAPI security scheme name under which this authenticator is documented. */
+  readonly schemeName: string;
+  /** The realm given to this authenticator, if any. */
+  readonly realm: string | undefined;
+
+  constructor(defaultName: string, options: AuthenticatorOptions = {}) {
+    this.schemeName = options.name ?? defaultName;
+    this.realm = options.realm;
+  }
+
+  /** The OpenAPI Security Scheme this authenticator enforces, or `undefined` when undocumented. */
+  abstract get securityScheme(): SecurityScheme | undefined;
+
+  /** Whether the credential rides in a cookie (a browser sends it by itself, so CSRF applies). */
+  get cookieBased(): boolean {
+    return false;
+  }
+
+  /**
+   * The `WWW-Authenticate` challenge for a 401, or `undefined` for none.
+   * @param realm - the realm in force (this authenticator's own, else the API's).
+   * @param rejected - whether a credential was presented and refused.
+   */
+  challenge(realm: string, rejected: boolean): string | undefined {
+    void realm;
+    void rejected;
+    return undefined;
+  }
+
+  /**
+   * Finds the credential, runs the hook and judges its result. Never throws for bad input;
+   * errors thrown by the hook itself propagate to the API's exception handlers.
+   */
+  abstract verify(request: RequestView): Promise<Outcome<TAuth>>;
+}
+
+/** Quotes a value for an auth-param (RFC 9110 §5.6.4 quoted-string). */
+export function quote(value: string): string {
+  return `"${value.replace(/[\\"]/g, '\\$&')}"`;
+}

@@ -1,0 +1,45 @@
+/** What a hook returns to say "not this caller": `undefined`, `null` or `false`. */
+export type Nothing = undefined | null | false;
+
+/** A value or a promise of it; hooks may be sync or async. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/**
+ * A hook accepts when its (awaited) result is anything but `undefined`, `null` or `false`.
+ * Deliberately narrower than truthiness: a user id `0` or an empty list is a real value.
+ */
+export function isAccepted<T>(value: T | Nothing): value is T {
+  return value !== undefined && value !== null && value !== false;
+}
+
+/** The credential was not there at all; the hook was not called. */
+export interface Absent {
+  readonly state: 'absent';
+}
+/** A credential was presented and refused (malformed, too long, or the hook returned nothing). */
+export interface Rejected {
+  readonly state: 'rejected';
+}
+/** The credential was given more than once; ambiguity never picks a winner (400). */
+export interface Ambiguous {
+  readonly state: 'ambiguous';
+}
+/** The hook accepted; `value` becomes `request.auth`. */
+export interface Accepted<T> {
+  readonly state: 'accepted';
+  readonly value: T;
+  /** For cookie-based credentials: what a CSRF token must be bound to (the session id, the key). */
+  readonly csrfBinding?: string;
+}
+
+/** The verdict of one authenticator on one request. */
+export type Outcome<T> = Absent | Rejected | Ambiguous | Accepted<T>;
+
+/** Shared verdicts: the hot path allocates nothing when it refuses. */
+export const ABSENT: Absent = Object.freeze({ state: 'absent' });
+export const REJECTED: Rejected = Object.freeze({ state: 'rejected' });
+export const AMBIGUOUS: Ambiguous = Object.freeze({ state: 'ambiguous' });
+
+/** What an extractor found in the request. */
+export type Extraction<C> =
+  Absent | Rejected | Ambiguous | { readonly state: 'present'; readonly credential: C };

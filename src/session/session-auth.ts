@@ -1,0 +1,82 @@
+import type { AuthenticatorOptions } from '../core/authenticator.js';
+import {
+  CredentialAuthenticator,
+  DEFAULT_MAX_CREDENTIAL_LENGTH,
+} from '../core/credential-authenticator.js';
+import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
+import type { AuthRequest, RequestView } from '../core/request.js';
+import type { SecurityScheme } from '../core/security-scheme.js';
+import { schemeNamePart } from '../internal/hook.js';
+import { readCookie } from '../internal/read-cookie.js';
+import type { SessionStore } from './session-store.js';
+
+/** Options of {@link SessionAuth}. */
+export interface SessionAuthOptions<TUser> extends AuthenticatorOptions {
+  /** Where sessions live. */
+  readonly store: SessionStore<TUser>;
+  /** The session cookie's name (default `sessionid`). */
+  readonly cookieName?: string;
+  /** Documented description of the scheme. */
+  readonly description?: string;
+}
+
+/**
+ * Session-cookie authentication: resolves the `sessionid` cookie to its user through a
+ * {@link SessionStore}. Cookie-based, so CSRF protection applies to unsafe methods; the CSRF token
+ * is bound to the session id.
+ *
+ * @example new SessionAuth({ store: new MemorySessionStore<User>() })
+ */
+export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string, TUser> {
+  /** The session cookie's name. */
+  readonly cookieName: string;
+  /** The store sessions are resolved through. */
+  readonly store: SessionStore<TUser>;
+  readonly #description: string | undefined;
+
+  constructor(options: SessionAuthOptions<TUser>) {
+    const cookieName = options.cookieName ?? 'sessionid';
+    super(
+      cookieName === 'sessionid' ? 'sessionAuth' : `sessionAuth_${schemeNamePart(cookieName)}`,
+      options,
+    );
+    this.cookieName = cookieName;
+    this.store = options.store;
+    this.#description = options.description;
+  }
+
+  /** Resolves a session id to its user; override to add checks. */
+  authenticate(request: AuthRequest, sessionId: string): Awaitable<TUser | Nothing> {
+    void request;
+    return this.store.get(sessionId);
+  }
+
+  override get cookieBased(): boolean {
+    return true;
+  }
+
+  override get securityScheme(): SecurityScheme {
+    return {
+      type: 'apiKey',
+      in: 'cookie',
+      name: this.cookieName,
+      ...(this.#description === undefined ? {} : { description: this.#description }),
+    };
+  }
+
+  protected override extract(request: RequestView): Extraction<string> {
+    const found = readCookie(request.headers, this.cookieName);
+    if (found.state === 'present' && found.credential.length > DEFAULT_MAX_CREDENTIAL_LENGTH) {
+      return REJECTED;
+    }
+    return found;
+  }
+
+  protected override invoke(request: AuthRequest, sessionId: string): Awaitable<TUser | Nothing> {
+    return this.authenticate(request, sessionId);
+  }
+
+  protected override csrfBinding(sessionId: string): string {
+    return sessionId;
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Where sessions live. Implementations keep only a digest of each id, enforce idle and absolute
+ * timeouts themselves, and throw `StoreUnavailableError` when they cannot answer.
+ */
+export interface SessionStore<TUser> {
+  /** Starts a session for a user and returns its new id (at least 128 bits from a CSPRNG). */
+  create(user: TUser): Promise<string>;
+  /** The user of a live session, or `undefined` when unknown, expired or destroyed. */
+  get(sessionId: string): Promise<TUser | undefined>;
+  /** Ends a session at once; later `get` calls never see it again. */
+  destroy(sessionId: string): Promise<void>;
+}
