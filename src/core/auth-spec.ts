@@ -17,8 +17,9 @@ export type AuthSpec = AuthItem | readonly AuthItem[] | null;
  * The type of `request.auth` for a given `auth` value: the hook's return type for one
  * authenticator, the tuple of values for `allOf`, the union of members for a list.
  */
-export type AuthOf<TSpec> =
-  TSpec extends Authenticator<infer TAuth>
+export type AuthOf<TSpec> = TSpec extends null
+  ? undefined
+  : TSpec extends Authenticator<infer TAuth>
     ? TAuth
     : TSpec extends AllOf<infer TMembers>
       ? { -readonly [K in keyof TMembers]: AuthOf<TMembers[K]> }
@@ -32,6 +33,13 @@ export type AuthOf<TSpec> =
 export type Requirement = readonly Authenticator[];
 
 const wrapped = new WeakMap<AuthFunction, FunctionAuthenticator>();
+// Requirements made from allOf(...): their value is the list of values even with one member.
+const groups = new WeakSet<Requirement>();
+
+/** Whether a requirement came from an all-of group (so `request.auth` is always a list). */
+export function isAllOfRequirement(requirement: Requirement): boolean {
+  return groups.has(requirement);
+}
 
 /** The authenticator standing for a plain function; the same one every time it is asked. */
 function asAuthenticator(member: AuthMember): Authenticator {
@@ -62,7 +70,11 @@ export function resolveAuth(spec: unknown, where: string): readonly Requirement[
 }
 
 function requirementOf(item: unknown, where: string): Requirement {
-  if (item instanceof AllOf) return item.members.map(asAuthenticator);
+  if (item instanceof AllOf) {
+    const requirement = (item as AllOf).members.map(asAuthenticator);
+    groups.add(requirement);
+    return requirement;
+  }
   if (item instanceof Authenticator || typeof item === 'function') {
     return [asAuthenticator(item as AuthMember)];
   }
@@ -74,6 +86,12 @@ function requirementOf(item: unknown, where: string): Requirement {
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'a nested list';
   if (value === undefined || value === null) return String(value);
-  if (typeof value === 'object') return value.constructor.name;
+  if (typeof value === 'object') {
+    // An object without a prototype (Object.create(null)) has no constructor to name.
+    const constructor: unknown = (value as { constructor?: unknown }).constructor;
+    return typeof constructor === 'function' && constructor.name !== ''
+      ? constructor.name
+      : 'object';
+  }
   return typeof value;
 }

@@ -1,0 +1,199 @@
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+  RouteOptions,
+} from 'fastify';
+import fp from 'fastify-plugin';
+import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.js';
+import { authenticate, type AuthenticateOptions } from '../core/authenticate.js';
+import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
+import { SchemeRegistry } from '../core/scheme-registry.js';
+import { APIKey } from '../api-key/api-key.js';
+import {
+  createCsrfVerifier,
+  type CsrfOptions,
+  type CsrfProtection,
+} from '../csrf/csrf-protection.js';
+import {
+  createErrorHandler,
+  kChallenges,
+  sendVouchError,
+  type ExceptionHandlerEntry,
+} from './exception-handlers.js';
+import { setRouteAuth } from './route-auth.js';
+import { inherited, kScope, openScope, settingOf, type Scope, type Setting } from './scope.js';
+import './types.js';
+
+/** Options of the vouch Fastify plugin, for the whole API. */
+export interface VouchOptions {
+  /** API-wide `auth`; routers and operations may override it. Default: none. */
+  readonly auth?: AuthSpec;
+  /**
+   * CSRF protection for cookie-based authentication (on by default). Give its secret and the
+   * trusted origins, or `false` to turn it off (a warning is logged at start-up).
+   */
+  readonly csrf?: CsrfOptions | false;
+  /** Realm named in `WWW-Authenticate` challenges (default `api`). */
+  readonly realm?: string;
+  /** Handlers deciding the response for errors of given classes, from hooks and handlers alike. */
+  readonly exceptionHandlers?: Iterable<ExceptionHandlerEntry>;
+  /** Install vouch's error handler on the API (default `true`). */
+  readonly errorHandler?: boolean;
+}
+
+const kWinner = Symbol('vouch.winner');
+const kCsrfDeferred = Symbol('vouch.csrfDeferred');
+const kHook = Symbol('vouch.hook');
+
+interface VouchRequest extends FastifyRequest {
+  [kWinner]: Requirement | null;
+  [kCsrfDeferred]: string | null;
+  [kChallenges]: readonly string[] | null;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Requests authenticated by these carry `Cache-Control: private`: the body is the caller's own. */
+function isPrivate(requirement: Requirement): boolean {
+  return requirement.some((member) => member.cookieBased || member instanceof APIKey);
+}
+
+// eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async functions
+async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise<void> {
+  const realm = options.realm ?? 'api';
+  const csrfOff = options.csrf === false;
+  const protection: CsrfProtection | undefined =
+    options.csrf === undefined || options.csrf === false
+      ? undefined
+      : createCsrfVerifier(options.csrf);
+  if (csrfOff) app.log.warn('vouch: CSRF protection is disabled (csrf: false)');
+
+  const registry = new SchemeRegistry();
+  app.decorate('vouch', {
+    securitySchemes: () => registry.toComponents(),
+    realm,
+    csrf: !csrfOff,
+  });
+  app.decorateRequest('auth', undefined);
+  app.decorateRequest(kWinner, null);
+  app.decorateRequest(kCsrfDeferred, null);
+  app.decorateRequest(kChallenges, null);
+
+  const root: Scope = {
+    parent: undefined,
+    mountAuth: { set: false },
+    mountCsrf: { set: false },
+    ownAuth: settingOf(options, 'auth'),
+    ownCsrf: { set: true, value: !csrfOff },
+  };
+  (app as FastifyInstance & { [kScope]: Scope })[kScope] = root;
+  resolveAuth(root.ownAuth.set ? root.ownAuth.value : null, 'vouch plugin option auth');
+
+  app.addHook('onRegister', (instance, mountOptions) => {
+    openScope(instance, mountOptions);
+  });
+
+  app.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions) {
+    const hooks = route.onRequest;
+    if (Array.isArray(hooks) ? hooks.some(isVouchHook) : isVouchHook(hooks)) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const where = `${methods.join(',')} ${route.url}`;
+    const scope = (this as FastifyInstance & { [kScope]?: Scope })[kScope];
+
+    const auth = settingOf<unknown>(route, 'auth');
+    const spec = auth.set ? auth : inherited(scope, (s) => [s.mountAuth, s.ownAuth]);
+    const requirements = resolveAuth(spec.set ? spec.value : null, where);
+    const routeCsrf = settingOf<unknown>(route, 'csrf');
+    if (routeCsrf.set && typeof routeCsrf.value !== 'boolean') {
+      throw new ConfigurationError(`${where}: csrf must be a boolean`);
+    }
+    const csrfSetting = routeCsrf.set
+      ? (routeCsrf as Setting<boolean>)
+      : inherited(scope, (s) => [s.mountCsrf, s.ownCsrf]);
+    const csrf = !csrfOff && (!csrfSetting.set || csrfSetting.value);
+    setRouteAuth(route, { requirements, csrf });
+    if (requirements === null) return;
+    registry.add(requirements, where);
+
+    const cookieBased = requirements.some((r) => r.some((member) => member.cookieBased));
+    const csrfApplies = csrf && cookieBased && methods.some((method) => UNSAFE.has(method));
+    if (csrfApplies && protection === undefined) {
+      throw new ConfigurationError(
+        `${where}: cookie-based authentication needs CSRF protection; give the vouch plugin csrf: { secret, trustedOrigins } (or csrf: false)`,
+      );
+    }
+    const engine: AuthenticateOptions = {
+      realm,
+      csrf: csrfApplies ? protection?.verify : undefined,
+    };
+    route.onRequest = [authHook(requirements, engine), ...toArray(route.onRequest)];
+    if (csrfApplies && protection !== undefined) {
+      route.preHandler = [formCsrfHook(protection), ...toArray(route.preHandler)];
+    }
+  });
+
+  if (options.errorHandler !== false) {
+    app.setErrorHandler(createErrorHandler(options.exceptionHandlers ?? []));
+  }
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function isVouchHook(hook: unknown): boolean {
+  return typeof hook === 'function' && kHook in hook;
+}
+
+// Authentication runs in onRequest, before the body is read or validated: nothing
+// unauthenticated costs a body parse, and a huge or malformed body still answers 401.
+function authHook(
+  requirements: readonly Requirement[],
+  engine: AuthenticateOptions,
+): onRequestAsyncHookHandler {
+  const hook = async function vouchAuthenticate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<void> {
+    const result = await authenticate(requirements, request, engine);
+    const vouchRequest = request as VouchRequest;
+    if (result.ok) {
+      request.auth = result.value;
+      vouchRequest[kWinner] = result.requirement;
+      if (result.csrfDeferred !== undefined) vouchRequest[kCsrfDeferred] = result.csrfDeferred;
+      if (isPrivate(result.requirement)) reply.header('cache-control', 'private');
+      return;
+    }
+    vouchRequest[kChallenges] = result.challenges;
+    if (result.thrown) throw result.error;
+    await sendVouchError(reply, result.error as VouchError, result.challenges);
+  };
+  return Object.assign(hook, { [kHook]: true });
+}
+
+// A form post may carry its CSRF token in the body instead of the header; the body exists only
+// after parsing, so that one check waits until here.
+function formCsrfHook(protection: CsrfProtection): preHandlerAsyncHookHandler {
+  return async function vouchFormCsrf(request: FastifyRequest, reply: FastifyReply) {
+    const binding = (request as VouchRequest)[kCsrfDeferred];
+    if (binding === null || protection.verifyForm(request, request.body, binding)) return;
+    await sendVouchError(reply, new CsrfError(), []);
+  };
+}
+
+/** The winning requirement of an authenticated request, or `null`. */
+export function winnerOf(request: FastifyRequest): Requirement | null {
+  return (request as VouchRequest)[kWinner] ?? null;
+}
+
+/**
+ * The vouch plugin: register it once, before your routes and routers.
+ *
+ * @example
+ * await app.register(vouch, { auth: bearer, csrf: { secret, trustedOrigins: ['https://app.example'] } });
+ */
+export const vouch = fp(vouchPlugin, { name: 'vouch', fastify: '5.x' });

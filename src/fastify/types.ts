@@ -1,0 +1,76 @@
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyRequest,
+  FastifySchema,
+  FastifyTypeProvider,
+  FastifyTypeProviderDefault,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerBase,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
+import type { AuthSpec } from '../core/auth-spec.js';
+import type { CsrfOptions } from '../csrf/csrf-protection.js';
+import type { SecurityScheme } from '../core/security-scheme.js';
+
+/** What the vouch plugin decorates the Fastify instance with. */
+export interface VouchDecoration {
+  /** Every security scheme declared so far, by name, for `components.securitySchemes`. */
+  securitySchemes(): Record<string, SecurityScheme>;
+  /** The realm used in challenges. */
+  readonly realm: string;
+  /** Whether CSRF protection is on API-wide. */
+  readonly csrf: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * What the winning authenticator returned; `undefined` on routes without authentication.
+     * For a typed value use `withAuth()` on the route or `authOf(request, authenticator)`.
+     */
+    auth: unknown;
+  }
+
+  interface FastifyInstance {
+    /** vouch's view of this API: declared schemes, realm, CSRF. */
+    vouch: VouchDecoration;
+  }
+
+  interface RegisterOptions {
+    /** `auth` for every route of the router being mounted; `null` disables it. */
+    auth?: AuthSpec;
+    /**
+     * CSRF protection for the router being mounted (a boolean). The vouch plugin itself takes
+     * its CSRF settings under the same key, which is why the type is wider.
+     */
+    csrf?: boolean | CsrfOptions;
+  }
+
+  interface RouteShorthandOptions<
+    /* eslint-disable @typescript-eslint/no-unused-vars */
+    RawServer extends RawServerBase = RawServerDefault,
+    RawRequest extends RawRequestDefaultExpression<RawServer> =
+      RawRequestDefaultExpression<RawServer>,
+    RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+    RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+    ContextConfig = ContextConfigDefault,
+    SchemaCompiler extends FastifySchema = FastifySchema,
+    TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
+    Logger extends FastifyBaseLogger = FastifyBaseLogger,
+    /* eslint-enable @typescript-eslint/no-unused-vars */
+  > {
+    /** The authentication this operation requires; overrides routers and the API. `null` disables it. */
+    auth?: AuthSpec;
+    /** `false` exempts this operation from CSRF protection. */
+    csrf?: boolean;
+  }
+}
+
+declare module '../core/request.js' {
+  interface Register {
+    request: FastifyRequest;
+  }
+}
