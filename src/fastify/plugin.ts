@@ -76,6 +76,8 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
     securitySchemes: () => registry.toComponents(),
     realm,
     csrf: !csrfOff,
+    csrfCookieName: protection?.cookieName ?? 'csrftoken',
+    csrfHeaderName: protection?.headerName ?? 'X-CSRFToken',
   });
   app.decorateRequest('auth', undefined);
   app.decorateRequest(kWinner, null);

@@ -23,6 +23,10 @@ export interface VouchDecoration {
   readonly realm: string;
   /** Whether CSRF protection is on API-wide. */
   readonly csrf: boolean;
+  /** The cookie carrying the CSRF token (default `csrftoken`). */
+  readonly csrfCookieName: string;
+  /** The header a page sends the CSRF token back in (default `X-CSRFToken`). */
+  readonly csrfHeaderName: string;
 }
 
 declare module 'fastify' {

@@ -1,0 +1,65 @@
+// The README's example is this folder's quickstart.ts, verbatim: this test keeps the two equal
+// and proves the example does what the README says.
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, describe, it } from 'node:test';
+
+process.env.LOG_LEVEL = 'silent';
+process.env.API_TOKEN = 'quickstart-token';
+const { app } = await import('./quickstart.js');
+after(() => app.close());
+
+describe('README quickstart', () => {
+  it('is embedded in the README verbatim', async () => {
+    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+    const source = await readFile(new URL('./quickstart.ts', import.meta.url), 'utf8');
+    assert.ok(
+      readme.includes('```ts\n' + source + '```'),
+      'README.md embeds examples/quickstart.ts',
+    );
+    assert.ok(source.trimEnd().split('\n').length <= 25, 'the example stays short');
+  });
+
+  it('protects every route with the Bearer token by default', async () => {
+    const denied = await app.inject({ url: '/api/bearer' });
+    assert.equal(denied.statusCode, 401);
+    assert.equal(denied.headers['www-authenticate'], 'Bearer realm="api"');
+    const allowed = await app.inject({
+      url: '/api/bearer',
+      headers: { authorization: 'Bearer quickstart-token' },
+    });
+    assert.deepEqual(allowed.json(), { token: 'admin' });
+  });
+
+  it('lets a route choose another authenticator, or none', async () => {
+    const key = await app.inject({ url: '/api/headerkey', headers: { 'x-api-key': 'demo-key' } });
+    assert.equal(key.body, 'Hello, demo app');
+    const bearerOnly = await app.inject({
+      url: '/api/headerkey',
+      headers: { authorization: 'Bearer quickstart-token' },
+    });
+    assert.equal(bearerOnly.statusCode, 401);
+    assert.deepEqual((await app.inject({ url: '/api/health' })).json(), { status: 'ok' });
+  });
+
+  it('documents the schemes and serves the docs page without credentials', async () => {
+    const description = await app.inject({ url: '/api/openapi.json' });
+    assert.equal(description.statusCode, 200);
+    const document = description.json<{
+      paths: Record<string, { get: { security?: unknown } }>;
+      components: { securitySchemes: Record<string, unknown> };
+    }>();
+    assert.deepEqual(document.paths['/api/bearer']?.get.security, [{ bearerAuth: [] }]);
+    assert.deepEqual(document.paths['/api/headerkey']?.get.security, [
+      { 'apiKeyHeader_X-API-Key': [] },
+    ]);
+    assert.equal(document.paths['/api/health']?.get.security, undefined);
+    assert.deepEqual(document.components.securitySchemes, {
+      'apiKeyHeader_X-API-Key': { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+    });
+    const docs = await app.inject({ url: '/api/docs/' });
+    assert.equal(docs.statusCode, 200);
+    assert.match(docs.body, /swagger-ui/i);
+  });
+});

@@ -1,0 +1,29 @@
+import Fastify from 'fastify';
+import { APIKeyHeader, HttpBearer, timingSafeEqual } from 'vouch';
+import { vouch, withAuth } from 'vouch/fastify';
+import { vouchOpenapi } from 'vouch/openapi';
+
+const adminToken = process.env.API_TOKEN ?? 'change-me';
+const applications = new Map([['demo-key', { name: 'demo app' }]]);
+
+const bearer = new HttpBearer({
+  authenticate: (_request, token) => (timingSafeEqual(token, adminToken) ? 'admin' : undefined),
+});
+const apiKey = new APIKeyHeader({
+  paramName: 'X-API-Key',
+  authenticate: (_request, key) => applications.get(key),
+});
+
+export const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'info' } });
+await app.register(vouch, { auth: bearer }); // every route needs the Bearer token…
+await app.register(vouchOpenapi, { openapi: { info: { title: 'Quickstart', version: '1.0.0' } } });
+
+app.get(
+  '/api/bearer',
+  withAuth(bearer, async (request) => ({ token: request.auth })),
+);
+app.get(
+  '/api/headerkey',
+  withAuth(apiKey, async (request) => `Hello, ${request.auth.name}`),
+);
+app.get('/api/health', { auth: null }, async () => ({ status: 'ok' })); // …except this one
