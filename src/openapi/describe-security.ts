@@ -1,0 +1,34 @@
+import type { RouteAuth } from '../fastify/route-auth.js';
+import {
+  errorResponses,
+  type ErrorResponseObject,
+  type ErrorResponsesOptions,
+} from './responses.js';
+import { securityRequirements, type SecurityRequirement } from './security-requirements.js';
+
+/** What the description says about one operation's authentication. */
+export interface SecurityDescription {
+  /** The operation's `security`, or `undefined` for none (see {@link securityRequirements}). */
+  readonly security: SecurityRequirement[] | undefined;
+  /** vouch's error replies by status (see {@link errorResponses}); empty when unprotected. */
+  readonly responses: Record<string, ErrorResponseObject>;
+}
+
+/**
+ * Describes a route's authentication for OpenAPI without any HTTP: its `security` and the error
+ * responses vouch may send. `route` is what `routeAuthOf(routeOptions)` returns.
+ *
+ * @example
+ * const { security, responses } = describeSecurity({ requirements: [[session]], csrf: true }, 'POST');
+ * // security: [{ sessionAuth: [] }]; responses: 400, 401, 403, 503
+ */
+export function describeSecurity(
+  route: RouteAuth,
+  method: string | readonly string[],
+  options: ErrorResponsesOptions = {},
+): SecurityDescription {
+  return {
+    security: securityRequirements(route.requirements),
+    responses: errorResponses(route, method, options),
+  };
+}

@@ -1,0 +1,130 @@
+import type { Requirement } from '../core/auth-spec.js';
+import type { Authenticator } from '../core/authenticator.js';
+import { CredentialAuthenticator } from '../core/credential-authenticator.js';
+import type { RouteAuth } from '../fastify/route-auth.js';
+import { SessionAuth } from '../session/session-auth.js';
+
+/** A JSON Schema, as OpenAPI 3.1 embeds it. */
+export type JsonSchema = Record<string, unknown>;
+
+/** An OpenAPI Header Object. */
+export interface HeaderObject {
+  description: string;
+  schema: JsonSchema;
+}
+
+/** An OpenAPI Response Object describing one of vouch's JSON error replies. */
+export interface ErrorResponseObject {
+  description: string;
+  headers?: Record<string, HeaderObject>;
+  content: { 'application/json': { schema: JsonSchema } };
+}
+
+/** Options of {@link errorResponses}. */
+export interface ErrorResponsesOptions {
+  /** The API-wide realm shown in example challenges (default `api`). */
+  readonly realm?: string;
+}
+
+/** The body of every vouch error reply: `{ "detail": "…" }`. */
+export const errorBodySchema: JsonSchema = Object.freeze({
+  type: 'object',
+  properties: { detail: { type: 'string' } },
+  required: ['detail'],
+});
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/**
+ * Whether the CSRF check can refuse a request to this route (contract §4): CSRF is on for it,
+ * one of its authenticators reads a cookie, and one of its methods is unsafe.
+ *
+ * @example csrfCanApply({ requirements: [[session]], csrf: true }, 'POST') // true
+ */
+export function csrfCanApply(route: RouteAuth, method: string | readonly string[]): boolean {
+  if (!route.csrf || route.requirements === null) return false;
+  const methods = typeof method === 'string' ? [method] : method;
+  return (
+    methods.some((m) => !SAFE_METHODS.has(m.toUpperCase())) &&
+    members(route.requirements).some((member) => member.cookieBased)
+  );
+}
+
+/**
+ * The error replies vouch can send for a route (contract §5), by status, as OpenAPI Response
+ * Objects; none for a route without authentication.
+ *
+ * - 401 on every protected route, with `WWW-Authenticate` when an authenticator challenges;
+ * - 403 where the CSRF check can apply ({@link csrfCanApply});
+ * - 400 where a credential read from a header, query or cookie can be sent twice (ambiguous);
+ * - 503 where a session store is consulted.
+ *
+ * A hook's own `AuthorizationError` (403) or `StoreUnavailableError` (503) is the application's
+ * to document: vouch cannot know which hooks throw them.
+ *
+ * @example errorResponses({ requirements: [[bearer]], csrf: true }, 'GET') // { 400: …, 401: … }
+ */
+export function errorResponses(
+  route: RouteAuth,
+  method: string | readonly string[],
+  options: ErrorResponsesOptions = {},
+): Record<string, ErrorResponseObject> {
+  if (route.requirements === null) return {};
+  const all = members(route.requirements);
+  const responses: Record<string, ErrorResponseObject> = {};
+  if (all.some((member) => member instanceof CredentialAuthenticator)) {
+    responses['400'] = errorResponse(
+      'Bad Request: a credential was sent more than once (ambiguous credentials)',
+    );
+  }
+  const challenges = challengesOf(all, options.realm ?? 'api');
+  responses['401'] = errorResponse(
+    'Unauthorized: no authenticator accepted the request',
+    challenges.length === 0
+      ? undefined
+      : {
+          'WWW-Authenticate': {
+            description: `One line per authenticator tried, among: ${challenges.map((c) => `\`${c}\``).join(', ')}`,
+            schema: { type: 'string' },
+          },
+        },
+  );
+  if (csrfCanApply(route, method)) {
+    responses['403'] = errorResponse(
+      'CSRF check Failed: a cookie credential came without a valid X-CSRFToken or from an untrusted origin',
+    );
+  }
+  if (all.some((member) => member instanceof SessionAuth)) {
+    responses['503'] = errorResponse('Service Unavailable: the session store did not answer', {
+      'Retry-After': {
+        description: 'Seconds to wait before retrying',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    });
+  }
+  return responses;
+}
+
+function members(requirements: readonly Requirement[]): Authenticator[] {
+  return requirements.flat();
+}
+
+function challengesOf(all: readonly Authenticator[], realm: string): string[] {
+  const lines: string[] = [];
+  for (const member of all) {
+    const line = member.challenge(member.realm ?? realm, false);
+    if (line !== undefined && !lines.includes(line)) lines.push(line);
+  }
+  return lines;
+}
+
+function errorResponse(
+  description: string,
+  headers?: Record<string, HeaderObject>,
+): ErrorResponseObject {
+  return {
+    description,
+    ...(headers === undefined ? {} : { headers }),
+    content: { 'application/json': { schema: structuredClone(errorBodySchema) } },
+  };
+}
