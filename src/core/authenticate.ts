@@ -1,12 +1,16 @@
-import type { Requirement } from './auth-spec.js';
+import { isAllOfRequirement, type Requirement } from './auth-spec.js';
 import type { Authenticator } from './authenticator.js';
-import { AuthenticationError, BadRequestError, CsrfError, type VouchError } from './errors.js';
+import { AuthenticationError, BadRequestError, CsrfError } from './errors.js';
 import type { RequestView } from './request.js';
 
 /** A CSRF check's verdict: passed, failed, or waiting for the form body (`defer`). */
 export type CsrfVerdict = 'pass' | 'fail' | 'defer';
 
-/** Checks that an unsafe request carrying a cookie credential really comes from the site. */
+/**
+ * Checks that an unsafe request carrying a cookie credential really comes from the site. `binding`
+ * is what the CSRF token must be bound to (the session id, the key); `''` when the cookie-based
+ * authenticator names none.
+ */
 export type CsrfVerifier = (request: RequestView, binding: string) => CsrfVerdict;
 
 /** Options of {@link authenticate}. */
@@ -31,7 +35,8 @@ export interface AuthSuccess {
 /** The request is refused, or a hook threw (`thrown`, to go to the exception handlers). */
 export interface AuthFailure {
   readonly ok: false;
-  readonly error: VouchError | unknown;
+  /** A {@link VouchError} verdict, or whatever the hook threw. */
+  readonly error: unknown;
   /** Whether `error` was thrown by a hook (and is not vouch's own verdict). */
   readonly thrown: boolean;
   /** `WWW-Authenticate` challenges of the authenticators tried, one per line. */
@@ -85,19 +90,21 @@ export async function authenticate(
         passed = false;
         break;
       }
-      if (csrf !== undefined && authenticator.cookieBased && outcome.csrfBinding !== undefined) {
-        const verdict = csrf(request, outcome.csrfBinding);
+      if (csrf !== undefined && authenticator.cookieBased) {
+        // A cookie-based authenticator that names no binding is still checked (fail closed).
+        const binding = outcome.csrfBinding ?? '';
+        const verdict = csrf(request, binding);
         if (verdict === 'fail') {
           csrfFailed = true;
           passed = false;
           break;
         }
-        if (verdict === 'defer') deferredBinding = outcome.csrfBinding;
+        if (verdict === 'defer') deferredBinding = binding;
       }
       values.push(outcome.value);
     }
     if (!passed) continue;
-    const value = requirement.length === 1 ? values[0] : values;
+    const value = requirement.length === 1 && !isAllOfRequirement(requirement) ? values[0] : values;
     if (deferredBinding === undefined) return { ok: true, value, requirement };
     deferred ??= { ok: true, value, requirement, csrfDeferred: deferredBinding };
   }

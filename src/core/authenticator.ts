@@ -43,9 +43,8 @@ export abstract class Authenticator<TAuth = unknown> {
    * @param realm - the realm in force (this authenticator's own, else the API's).
    * @param rejected - whether a credential was presented and refused.
    */
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none; subclasses use both
   challenge(realm: string, rejected: boolean): string | undefined {
-    void realm;
-    void rejected;
     return undefined;
   }
 

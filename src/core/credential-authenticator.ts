@@ -27,8 +27,8 @@ export abstract class CredentialAuthenticator<TCredential, TAuth> extends Authen
   ): Awaitable<TAuth | Nothing>;
 
   /** For cookie-based kinds: the value a CSRF token must be bound to. */
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base binds nothing
   protected csrfBinding(credential: TCredential): string | undefined {
-    void credential;
     return undefined;
   }
 

@@ -2,6 +2,7 @@ import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
 import { isAccepted, REJECTED, type Awaitable, type Nothing, type Outcome } from './outcome.js';
 import type { AuthRequest, RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
+import { schemeNamePart } from '../internal/hook.js';
 
 /** A custom check: reads anything from the request, returns the caller or nothing. */
 export type AuthFunction<TAuth = unknown> = (request: AuthRequest) => Awaitable<TAuth | Nothing>;
@@ -25,7 +26,7 @@ export class FunctionAuthenticator<TAuth = unknown> extends Authenticator<TAuth>
   readonly #challenge: string | undefined;
 
   constructor(fn: AuthFunction<TAuth>, options: AuthFunctionOptions = {}) {
-    super(`function_${fn.name === '' ? 'anonymous' : fn.name}`, options);
+    super(`function_${fn.name === '' ? 'anonymous' : schemeNamePart(fn.name)}`, options);
     this.fn = fn;
     this.#scheme = options.securityScheme;
     this.#challenge = options.challenge;

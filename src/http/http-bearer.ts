@@ -12,7 +12,7 @@ import {
 } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requireHook } from '../internal/hook.js';
+import { requireHook, schemeNamePart } from '../internal/hook.js';
 import { singleHeader } from '../internal/single-header.js';
 import { isB64token } from './is-b64token.js';
 import { isScheme, parseAuthorization } from './parse-authorization.js';
@@ -45,7 +45,10 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
   readonly #scheme: SecurityScheme;
 
   constructor(options: HttpBearerOptions<TAuth> = {}) {
-    super(options.bearerFormat ? `bearerAuth_${options.bearerFormat}` : 'bearerAuth', options);
+    super(
+      options.bearerFormat ? `bearerAuth_${schemeNamePart(options.bearerFormat)}` : 'bearerAuth',
+      options,
+    );
     requireHook(
       'HttpBearer',
       options.authenticate !== undefined,

@@ -22,7 +22,14 @@ export function parseAuthorization(value: string): AuthorizationParts | undefine
   return { scheme: match[1] ?? '', credentials: match[2] ?? '' };
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** ASCII case-insensitive comparison of a received scheme word with the expected one. */
 export function isScheme(received: string, expectedLower: string): boolean {
-  return received.length === expectedLower.length && received.toLowerCase() === expectedLower;
+  // toLowerCase() alone is Unicode-aware: it folds U+212A KELVIN SIGN to "k".
+  return (
+    received.length === expectedLower.length &&
+    received.toLowerCase() === expectedLower &&
+    PRINTABLE_ASCII.test(received)
+  );
 }

@@ -47,7 +47,6 @@ export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string
 
   /** Resolves a session id to its user; override to add checks. */
   authenticate(request: AuthRequest, sessionId: string): Awaitable<TUser | Nothing> {
-    void request;
     return this.store.get(sessionId);
   }
 

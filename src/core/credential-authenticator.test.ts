@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  CredentialAuthenticator,
+  DEFAULT_MAX_CREDENTIAL_LENGTH,
+} from './credential-authenticator.js';
+import {
+  ABSENT,
+  AMBIGUOUS,
+  REJECTED,
+  type Awaitable,
+  type Extraction,
+  type Nothing,
+} from './outcome.js';
+import type { AuthRequest, RequestView } from './request.js';
+import type { SecurityScheme } from './security-scheme.js';
+
+/** Extracts whatever it is told; its hook returns what it is told, counting calls. */
+class Scripted extends CredentialAuthenticator<string, unknown> {
+  calls: string[] = [];
+  constructor(
+    readonly found: Extraction<string>,
+    readonly result: Awaitable<unknown>,
+  ) {
+    super('scripted');
+  }
+  override get securityScheme(): SecurityScheme | undefined {
+    return undefined;
+  }
+  protected override extract(): Extraction<string> {
+    return this.found;
+  }
+  protected override invoke(_request: AuthRequest, credential: string): Awaitable<unknown> {
+    this.calls.push(credential);
+    return this.result;
+  }
+}
+
+class Bound extends Scripted {
+  protected override csrfBinding(credential: string): string {
+    return `bound:${credential}`;
+  }
+}
+
+const request: RequestView = { method: 'GET', url: '/', headers: {} };
+
+describe('CredentialAuthenticator', () => {
+  it('defaults the credential limit to 4 KiB', () => {
+    assert.equal(DEFAULT_MAX_CREDENTIAL_LENGTH, 4096);
+  });
+
+  for (const found of [ABSENT, REJECTED, AMBIGUOUS]) {
+    it(`passes ${found.state} through without calling the hook`, async () => {
+      const auth = new Scripted(found, 'user');
+      assert.equal(await auth.verify(request), found);
+      assert.deepEqual(auth.calls, []);
+    });
+  }
+
+  it('calls the hook with a present credential and judges its awaited result', async () => {
+    const present = { state: 'present', credential: 'c' } as const;
+    const nothing: readonly Nothing[] = [undefined, null, false];
+    for (const result of nothing) {
+      assert.equal(await new Scripted(present, Promise.resolve(result)).verify(request), REJECTED);
+    }
+    const auth = new Scripted(present, Promise.resolve(0));
+    assert.deepEqual(await auth.verify(request), { state: 'accepted', value: 0 });
+    assert.deepEqual(auth.calls, ['c']);
+  });
+
+  it('adds a CSRF binding only when the kind names one', async () => {
+    const present = { state: 'present', credential: 'c' } as const;
+    assert.deepEqual(await new Bound(present, 'u').verify(request), {
+      state: 'accepted',
+      value: 'u',
+      csrfBinding: 'bound:c',
+    });
+    assert.equal(await new Bound(present, undefined).verify(request), REJECTED);
+  });
+});

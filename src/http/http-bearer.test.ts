@@ -1,0 +1,276 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigurationError } from '../core/errors.js';
+import type { Nothing } from '../core/outcome.js';
+import type { AuthRequest, RequestView } from '../core/request.js';
+import { HttpBearer } from './http-bearer.js';
+
+function request(authorization?: string | readonly string[]): RequestView {
+  if (authorization === undefined)
+    return { method: 'GET', url: '/x', headers: {}, raw: { rawHeaders: [] } };
+  const lines = typeof authorization === 'string' ? [authorization] : authorization;
+  return {
+    method: 'GET',
+    url: '/x',
+    headers: { authorization: lines[0] },
+    raw: { rawHeaders: lines.flatMap((line) => ['Authorization', line]) },
+  };
+}
+
+/** A real hook that records its calls and accepts only the token "good". */
+function recordingHook() {
+  const calls: [AuthRequest, string][] = [];
+  const hook = (req: AuthRequest, token: string): { user: string } | undefined => {
+    calls.push([req, token]);
+    return token === 'good' ? { user: 'ann' } : undefined;
+  };
+  return { hook, calls };
+}
+
+describe('HttpBearer', () => {
+  describe('credential state → outcome', () => {
+    const rows: readonly {
+      state: string;
+      header?: string | readonly string[];
+      outcome: string;
+      hookCalls: number;
+    }[] = [
+      { state: 'absent', outcome: 'absent', hookCalls: 0 },
+      { state: 'empty header', header: '', outcome: 'absent', hookCalls: 0 },
+      { state: 'wrong scheme', header: 'Basic dXNlcjpwYXNz', outcome: 'absent', hookCalls: 0 },
+      { state: 'scheme only', header: 'Bearer', outcome: 'absent', hookCalls: 0 },
+      { state: 'scheme and spaces', header: 'Bearer   ', outcome: 'absent', hookCalls: 0 },
+      { state: 'tab separator', header: 'Bearer\tgood', outcome: 'absent', hookCalls: 0 },
+      { state: 'malformed (space)', header: 'Bearer go od', outcome: 'rejected', hookCalls: 0 },
+      { state: 'malformed (= inside)', header: 'Bearer go=od', outcome: 'rejected', hookCalls: 0 },
+      { state: 'malformed (quote)', header: 'Bearer "good"', outcome: 'rejected', hookCalls: 0 },
+      {
+        state: 'too long',
+        header: `Bearer ${'a'.repeat(4097)}`,
+        outcome: 'rejected',
+        hookCalls: 0,
+      },
+      { state: 'rejected by hook', header: 'Bearer bad', outcome: 'rejected', hookCalls: 1 },
+      { state: 'accepted', header: 'Bearer good', outcome: 'accepted', hookCalls: 1 },
+      {
+        state: 'accepted, lower-case scheme',
+        header: 'bearer good',
+        outcome: 'accepted',
+        hookCalls: 1,
+      },
+      {
+        state: 'accepted, upper-case scheme',
+        header: 'BEARER good',
+        outcome: 'accepted',
+        hookCalls: 1,
+      },
+      {
+        state: 'accepted, several spaces',
+        header: 'Bearer   good',
+        outcome: 'accepted',
+        hookCalls: 1,
+      },
+      {
+        state: 'ambiguous (two lines)',
+        header: ['Bearer good', 'Bearer good'],
+        outcome: 'ambiguous',
+        hookCalls: 0,
+      },
+      {
+        state: 'ambiguous (other scheme on the second line)',
+        header: ['Bearer good', 'Basic dXNlcjpwYXNz'],
+        outcome: 'ambiguous',
+        hookCalls: 0,
+      },
+    ];
+    for (const row of rows) {
+      it(`${row.state} → ${row.outcome}, hook called ${row.hookCalls}×`, async () => {
+        const { hook, calls } = recordingHook();
+        const bearer = new HttpBearer({ authenticate: hook });
+        const outcome = await bearer.verify(request(row.header));
+        assert.equal(outcome.state, row.outcome);
+        assert.equal(calls.length, row.hookCalls);
+      });
+    }
+  });
+
+  it('passes the request and the token to the hook; the value becomes auth', async () => {
+    const { hook, calls } = recordingHook();
+    const bearer = new HttpBearer({ authenticate: hook });
+    const req = request('Bearer good');
+    assert.deepEqual(await bearer.verify(req), { state: 'accepted', value: { user: 'ann' } });
+    assert.deepEqual(calls, [[req, 'good']]);
+  });
+
+  it('passes a token with b64token padding as is', async () => {
+    const tokens: string[] = [];
+    const bearer = new HttpBearer({ authenticate: (_req, token) => tokens.push(token) });
+    await bearer.verify(request('Bearer mF_9.B5f-4.1JqM/+~=='));
+    assert.deepEqual(tokens, ['mF_9.B5f-4.1JqM/+~==']);
+  });
+
+  it('accepts a token exactly maxLength long and refuses one longer', async () => {
+    const { hook, calls } = recordingHook();
+    const bearer = new HttpBearer({ authenticate: hook, maxLength: 8 });
+    assert.equal((await bearer.verify(request('Bearer abcdefgh'))).state, 'rejected');
+    assert.equal(calls.length, 1);
+    assert.equal((await bearer.verify(request('Bearer abcdefghi'))).state, 'rejected');
+    assert.equal(calls.length, 1);
+  });
+
+  it('defaults maxLength to 4096', async () => {
+    const { hook, calls } = recordingHook();
+    const bearer = new HttpBearer({ authenticate: hook });
+    await bearer.verify(request(`Bearer ${'a'.repeat(4096)}`));
+    assert.equal(calls.length, 1);
+  });
+
+  it('treats an array header value of one line as that line', async () => {
+    const { hook } = recordingHook();
+    const bearer = new HttpBearer({ authenticate: hook });
+    const req: RequestView = {
+      method: 'GET',
+      url: '/',
+      headers: { authorization: ['Bearer good'] },
+    };
+    assert.equal((await bearer.verify(req)).state, 'accepted');
+  });
+
+  describe('the accept rule', () => {
+    const rejecting: readonly unknown[] = [undefined, null, false];
+    const accepting: readonly unknown[] = [0, '', [], {}, true, 'x', Number.NaN];
+    for (const async of [false, true]) {
+      const style = async ? 'async' : 'sync';
+      for (const result of rejecting) {
+        it(`${style} hook returning ${String(result)} rejects`, async () => {
+          const bearer = new HttpBearer({
+            authenticate: () => (async ? Promise.resolve(result) : result),
+          });
+          assert.deepEqual(await bearer.verify(request('Bearer t')), { state: 'rejected' });
+        });
+      }
+      for (const result of accepting) {
+        it(`${style} hook returning ${JSON.stringify(result)} accepts with that value`, async () => {
+          const bearer = new HttpBearer({
+            authenticate: () => (async ? Promise.resolve(result) : result),
+          });
+          const outcome = await bearer.verify(request('Bearer t'));
+          assert.equal(outcome.state, 'accepted');
+          assert.equal(outcome.value, result);
+        });
+      }
+    }
+  });
+
+  it('lets errors thrown by the hook propagate, sync or async', async () => {
+    const boom = new Error('boom');
+    const sync = new HttpBearer({
+      authenticate: () => {
+        throw boom;
+      },
+    });
+    const async = new HttpBearer({ authenticate: () => Promise.reject(boom) });
+    await assert.rejects(sync.verify(request('Bearer t')), boom);
+    await assert.rejects(async.verify(request('Bearer t')), boom);
+  });
+
+  describe('subclass overriding authenticate', () => {
+    class TokenBearer extends HttpBearer<string> {
+      calls = 0;
+      override authenticate(_request: AuthRequest, token: string): string | Nothing {
+        this.calls++;
+        return token === 'good' ? `user-of-${token}` : undefined;
+      }
+    }
+    class AsyncTokenBearer extends HttpBearer<string> {
+      override authenticate(_request: AuthRequest, token: string): Promise<string | Nothing> {
+        return Promise.resolve(token === 'good' ? 'async-user' : null);
+      }
+    }
+
+    it('needs no hook option', async () => {
+      const bearer = new TokenBearer();
+      assert.deepEqual(await bearer.verify(request('Bearer good')), {
+        state: 'accepted',
+        value: 'user-of-good',
+      });
+      assert.deepEqual(await bearer.verify(request('Bearer bad')), { state: 'rejected' });
+      assert.equal(bearer.calls, 2);
+    });
+
+    it('is never called for an absent credential', async () => {
+      const bearer = new TokenBearer();
+      await bearer.verify(request());
+      await bearer.verify(request('Basic abc'));
+      assert.equal(bearer.calls, 0);
+    });
+
+    it('may be async', async () => {
+      const bearer = new AsyncTokenBearer();
+      assert.deepEqual(await bearer.verify(request('Bearer good')), {
+        state: 'accepted',
+        value: 'async-user',
+      });
+      assert.deepEqual(await bearer.verify(request('Bearer bad')), { state: 'rejected' });
+    });
+  });
+
+  it('throws ConfigurationError at construction without a hook', () => {
+    assert.throws(
+      () => new HttpBearer(),
+      (error: unknown) =>
+        error instanceof ConfigurationError && error.code === 'VOUCH_ERR_CONFIGURATION',
+    );
+    assert.throws(() => new HttpBearer({}), { code: 'VOUCH_ERR_CONFIGURATION' });
+  });
+
+  describe('challenge', () => {
+    const bearer = new HttpBearer({ authenticate: () => undefined });
+    it('names the realm', () => {
+      assert.equal(bearer.challenge('api', false), 'Bearer realm="api"');
+    });
+    it('adds error="invalid_token" when a token was rejected', () => {
+      assert.equal(bearer.challenge('api', true), 'Bearer realm="api", error="invalid_token"');
+    });
+    it('escapes the realm as a quoted-string', () => {
+      assert.equal(bearer.challenge('a "b" \\c', false), 'Bearer realm="a \\"b\\" \\\\c"');
+    });
+  });
+
+  describe('self-description', () => {
+    it('documents an http bearer scheme named bearerAuth by default', () => {
+      const bearer = new HttpBearer({ authenticate: () => undefined });
+      assert.equal(bearer.schemeName, 'bearerAuth');
+      assert.deepEqual(bearer.securityScheme, { type: 'http', scheme: 'bearer' });
+      assert.equal(bearer.cookieBased, false);
+      assert.equal(bearer.realm, undefined);
+    });
+
+    it('documents bearerFormat and description, and derives the name from the format', () => {
+      const bearer = new HttpBearer({
+        authenticate: () => undefined,
+        bearerFormat: 'JWT',
+        description: 'Access token',
+        realm: 'inner',
+      });
+      assert.equal(bearer.schemeName, 'bearerAuth_JWT');
+      assert.deepEqual(bearer.securityScheme, {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: 'Access token',
+      });
+      assert.equal(bearer.realm, 'inner');
+    });
+
+    it('keeps a derived name a valid OpenAPI component name', () => {
+      const bearer = new HttpBearer({ authenticate: () => undefined, bearerFormat: 'JWT (RS256)' });
+      assert.match(bearer.schemeName, /^[A-Za-z0-9._-]+$/);
+    });
+
+    it('uses an explicit name', () => {
+      const bearer = new HttpBearer({ authenticate: () => undefined, name: 'tokens' });
+      assert.equal(bearer.schemeName, 'tokens');
+    });
+  });
+});

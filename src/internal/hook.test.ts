@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigurationError } from '../core/errors.js';
+import { requireHook, schemeNamePart } from './hook.js';
+
+describe('requireHook', () => {
+  it('passes with a hook option, an override, or both', () => {
+    assert.doesNotThrow(() => {
+      requireHook('HttpBearer', true, false);
+    });
+    assert.doesNotThrow(() => {
+      requireHook('HttpBearer', false, true);
+    });
+    assert.doesNotThrow(() => {
+      requireHook('HttpBearer', true, true);
+    });
+  });
+
+  it('throws ConfigurationError naming the kind when neither exists', () => {
+    assert.throws(
+      () => {
+        requireHook('APIKeyQuery', false, false);
+      },
+      (error: unknown) =>
+        error instanceof ConfigurationError &&
+        error.code === 'VOUCH_ERR_CONFIGURATION' &&
+        error.message.includes('APIKeyQuery'),
+    );
+  });
+});
+
+describe('schemeNamePart', () => {
+  it('keeps A-Za-z0-9 . _ - and replaces everything else', () => {
+    assert.equal(schemeNamePart('X-API-Key'), 'X-API-Key');
+    assert.equal(schemeNamePart('a.b_c-d09'), 'a.b_c-d09');
+    assert.equal(schemeNamePart('my key!'), 'my_key_');
+    assert.equal(schemeNamePart('clé/ключ'), 'cl______');
+    assert.equal(schemeNamePart(''), '');
+  });
+});

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RequestView } from '../core/request.js';
+import { singleHeader } from './single-header.js';
+
+const view = (headers: RequestView['headers'], rawHeaders?: readonly string[]): RequestView =>
+  rawHeaders === undefined
+    ? { method: 'GET', url: '/', headers }
+    : { method: 'GET', url: '/', headers, raw: { rawHeaders } };
+
+describe('singleHeader', () => {
+  it('is absent when the header is missing or empty', () => {
+    assert.deepEqual(singleHeader(view({}), 'authorization'), { state: 'absent' });
+    assert.deepEqual(singleHeader(view({ authorization: '' }), 'authorization'), {
+      state: 'absent',
+    });
+    assert.deepEqual(singleHeader(view({ authorization: [] }), 'authorization'), {
+      state: 'absent',
+    });
+    assert.deepEqual(singleHeader(view({ authorization: [''] }), 'authorization'), {
+      state: 'absent',
+    });
+  });
+
+  it('reads one line', () => {
+    const request = view({ authorization: 'Bearer a' }, ['Authorization', 'Bearer a']);
+    assert.deepEqual(singleHeader(request, 'authorization'), {
+      state: 'present',
+      credential: 'Bearer a',
+    });
+  });
+
+  it('reads the parsed value when the adapter has no raw lines', () => {
+    assert.deepEqual(singleHeader(view({ authorization: 'Bearer a' }), 'authorization'), {
+      state: 'present',
+      credential: 'Bearer a',
+    });
+    const noRaw: RequestView = { method: 'GET', url: '/', headers: { 'x-k': 'v' }, raw: {} };
+    assert.deepEqual(singleHeader(noRaw, 'x-k'), { state: 'present', credential: 'v' });
+  });
+
+  it('is ambiguous when the raw lines repeat the header, whatever their case', () => {
+    // Node keeps only the first Authorization line in `headers`.
+    const request = view({ authorization: 'Bearer a' }, [
+      'Authorization',
+      'Bearer a',
+      'AUTHORIZATION',
+      'Bearer b',
+    ]);
+    assert.deepEqual(singleHeader(request, 'authorization'), { state: 'ambiguous' });
+  });
+
+  it('is ambiguous even when the second line is empty or repeats the first', () => {
+    for (const second of ['', 'Bearer a']) {
+      const request = view({ authorization: 'Bearer a' }, [
+        'authorization',
+        'Bearer a',
+        'authorization',
+        second,
+      ]);
+      assert.deepEqual(singleHeader(request, 'authorization'), { state: 'ambiguous' });
+    }
+  });
+
+  it('is ambiguous when the parsed value is a list of several lines', () => {
+    assert.deepEqual(singleHeader(view({ 'x-k': ['a', 'b'] }), 'x-k'), { state: 'ambiguous' });
+    assert.deepEqual(singleHeader(view({ 'x-k': ['a'] }), 'x-k'), {
+      state: 'present',
+      credential: 'a',
+    });
+  });
+
+  it('counts only lines of that exact name', () => {
+    const request = view({ 'x-api-key': 'k' }, [
+      'X-API-Key',
+      'k',
+      'X-API-Key-2',
+      'other',
+      'X-API-Ke',
+      'other',
+      'Authorization',
+      'Bearer z',
+    ]);
+    assert.deepEqual(singleHeader(request, 'x-api-key'), { state: 'present', credential: 'k' });
+  });
+
+  it('only looks at names, never at values equal to the name', () => {
+    const request = view({ 'x-k': 'x-k' }, ['x-k', 'x-k', 'other', 'x-k']);
+    assert.deepEqual(singleHeader(request, 'x-k'), { state: 'present', credential: 'x-k' });
+  });
+});
