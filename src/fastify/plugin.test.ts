@@ -447,6 +447,39 @@ describe('authentication runs before the body is read (contract §5)', () => {
   });
 });
 
+describe('every route form is protected', () => {
+  it('the HEAD route Fastify derives from a GET', async (t) => {
+    const app = await build(t, { auth: bearer, csrf: false });
+    app.get('/x', async () => ({ secret: true }));
+    assert.equal((await app.inject({ method: 'HEAD', url: '/x' })).statusCode, 401);
+    const allowed = await app.inject({
+      method: 'HEAD',
+      url: '/x',
+      headers: { authorization: 'Bearer good-token' },
+    });
+    assert.equal(allowed.statusCode, 200);
+  });
+
+  it("app.route() with auth and several methods, keeping the route's own onRequest hooks", async (t) => {
+    const app = await build(t, { csrf: false });
+    const seen: unknown[] = [];
+    app.route({
+      method: ['GET', 'PUT'],
+      url: '/r',
+      auth: headerKey,
+      onRequest: async (request) => {
+        seen.push(request.auth);
+      },
+      handler: async (request) => ({ auth: request.auth }),
+    });
+    assert.equal((await app.inject({ method: 'PUT', url: '/r' })).statusCode, 401);
+    assert.deepEqual(seen, []);
+    const ok = await app.inject({ method: 'PUT', url: '/r', headers: { 'x-api-key': 'hk' } });
+    assert.deepEqual(ok.json(), { auth: 'header-app' });
+    assert.deepEqual(seen, ['header-app']);
+  });
+});
+
 describe('Cache-Control: private (contract §5)', () => {
   const rows = [
     { name: 'API key', auth: headerKey, headers: { 'x-api-key': 'hk' }, private: true },
