@@ -20,10 +20,10 @@ await app.register(vouchOpenapi, { openapi: { info: { title: 'Quickstart', versi
 
 app.get(
   '/api/bearer',
-  withAuth(bearer, async (request) => ({ token: request.auth })),
+  withAuth(bearer, async ({ auth }) => ({ token: auth })),
 );
 app.get(
   '/api/headerkey',
-  withAuth(apiKey, async (request) => `Hello, ${request.auth.name}`),
+  withAuth(apiKey, async ({ auth }) => `Hello, ${auth.name}`),
 );
 app.get('/api/health', { auth: null }, async () => ({ status: 'ok' })); // …except this one
