@@ -1,5 +1,6 @@
 import type { Extraction } from '../core/outcome.js';
 import type { RequestView } from '../core/request.js';
+import { requireToken } from '../internal/hook.js';
 import { readCookie } from '../internal/read-cookie.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
 
@@ -14,6 +15,7 @@ export class APIKeyCookie<TAuth = unknown> extends APIKey<TAuth> {
 
   constructor(options: APIKeyOptions<TAuth> = {}) {
     super('Cookie', options);
+    requireToken(this.paramName, 'APIKeyCookie paramName');
   }
 
   override get cookieBased(): boolean {

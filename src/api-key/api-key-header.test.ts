@@ -98,3 +98,17 @@ describe('APIKeyHeader', () => {
     assert.equal(apiKey.challenge('api'), 'APIKey realm="api", in="header", name="X-API-Key"');
   });
 });
+
+describe('APIKeyHeader and APIKeyCookie names', () => {
+  it('refuse a paramName no client could send', async () => {
+    const { APIKeyCookie } = await import('./api-key-cookie.js');
+    for (const paramName of ['X API Key', 'x:key', '']) {
+      assert.throws(() => new APIKeyHeader({ paramName, authenticate: () => 1 }), {
+        code: 'VOUCH_ERR_CONFIGURATION',
+      });
+      assert.throws(() => new APIKeyCookie({ paramName, authenticate: () => 1 }), {
+        code: 'VOUCH_ERR_CONFIGURATION',
+      });
+    }
+  });
+});

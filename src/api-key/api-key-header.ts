@@ -1,5 +1,6 @@
 import type { Extraction } from '../core/outcome.js';
 import type { RequestView } from '../core/request.js';
+import { requireToken } from '../internal/hook.js';
 import { singleHeader } from '../internal/single-header.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
 
@@ -15,6 +16,7 @@ export class APIKeyHeader<TAuth = unknown> extends APIKey<TAuth> {
 
   constructor(options: APIKeyOptions<TAuth> = {}) {
     super('Header', options);
+    requireToken(this.paramName, 'APIKeyHeader paramName');
     this.#lowerName = this.paramName.toLowerCase();
   }
 

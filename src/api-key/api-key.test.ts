@@ -63,7 +63,7 @@ describe('APIKey (all three kinds)', () => {
 
       it('documents a description and sanitises the derived scheme name', () => {
         const apiKey = make({
-          paramName: 'my key!',
+          paramName: 'my~key!',
           description: 'Application key',
           authenticate: () => undefined,
         });
@@ -71,14 +71,16 @@ describe('APIKey (all three kinds)', () => {
         assert.deepEqual(apiKey.securityScheme, {
           type: 'apiKey',
           in: kind,
-          name: 'my key!',
+          name: 'my~key!',
           description: 'Application key',
         });
       });
 
       it('quotes the parameter name in its challenge', () => {
-        const apiKey = make({ paramName: 'a"b', authenticate: () => undefined });
-        assert.equal(apiKey.challenge('r'), `APIKey realm="r", in="${kind}", name="a\\"b"`);
+        // A quote can only be in a query parameter's name; header and cookie names are tokens.
+        const [paramName, quoted] = kind === 'query' ? ['a"b', 'a\\"b'] : ["a'b", "a'b"];
+        const apiKey = make({ paramName, authenticate: () => undefined });
+        assert.equal(apiKey.challenge('r'), `APIKey realm="r", in="${kind}", name="${quoted}"`);
       });
 
       it('uses an explicit name and realm', () => {

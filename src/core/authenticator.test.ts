@@ -25,6 +25,12 @@ describe('Authenticator', () => {
     assert.equal(new Minimal('m', { realm: 'r' }).realm, 'r');
   });
 
+  it('refuses a realm that could not stand in a header (control characters, CR/LF, non-ASCII)', () => {
+    for (const realm of ['a\r\nSet-Cookie: x=1', 'tab\there', 'caf\u00e9']) {
+      assert.throws(() => new Minimal('m', { realm }), { code: 'VOUCH_ERR_CONFIGURATION' });
+    }
+  });
+
   it('is not cookie-based and sends no challenge by default', () => {
     const auth = new Minimal('m');
     assert.equal(auth.cookieBased, false);

@@ -1,3 +1,4 @@
+import { requirePrintable } from '../internal/hook.js';
 import type { Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
@@ -27,6 +28,7 @@ export abstract class Authenticator<TAuth = unknown> {
 
   constructor(defaultName: string, options: AuthenticatorOptions = {}) {
     this.schemeName = options.name ?? defaultName;
+    if (options.realm !== undefined) requirePrintable(options.realm, 'realm');
     this.realm = options.realm;
   }
 

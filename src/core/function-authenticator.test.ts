@@ -84,6 +84,13 @@ describe('FunctionAuthenticator', () => {
     assert.equal(auth.challenge(), 'IP realm="lan"');
   });
 
+  it('refuses something that is not a function, or a challenge with CR/LF', () => {
+    assert.throws(() => authFunction('fn' as never), { code: 'VOUCH_ERR_CONFIGURATION' });
+    assert.throws(() => authFunction(() => 1, { challenge: 'x\r\ny' }), {
+      code: 'VOUCH_ERR_CONFIGURATION',
+    });
+  });
+
   it('keeps the wrapped function', () => {
     const fn = (): string => 'x';
     assert.equal(authFunction(fn).fn, fn);

@@ -2,7 +2,8 @@ import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
 import { isAccepted, REJECTED, type Awaitable, type Nothing, type Outcome } from './outcome.js';
 import type { AuthRequest, RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
-import { schemeNamePart } from '../internal/hook.js';
+import { requirePrintable, schemeNamePart } from '../internal/hook.js';
+import { ConfigurationError } from './errors.js';
 
 /** A custom check: reads anything from the request, returns the caller or nothing. */
 export type AuthFunction<TAuth = unknown> = (request: AuthRequest) => Awaitable<TAuth | Nothing>;
@@ -26,6 +27,10 @@ export class FunctionAuthenticator<TAuth = unknown> extends Authenticator<TAuth>
   readonly #challenge: string | undefined;
 
   constructor(fn: AuthFunction<TAuth>, options: AuthFunctionOptions = {}) {
+    if (typeof fn !== 'function') {
+      throw new ConfigurationError(`authFunction() needs a function, got ${typeof fn}`);
+    }
+    if (options.challenge !== undefined) requirePrintable(options.challenge, 'challenge');
     super(`function_${fn.name === '' ? 'anonymous' : schemeNamePart(fn.name)}`, options);
     this.fn = fn;
     this.#scheme = options.securityScheme;

@@ -9,6 +9,23 @@ export function requireHook(kind: string, hasOption: boolean, overridden: boolea
   }
 }
 
+const PRINTABLE = /^[\x20-\x7e]*$/;
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Throws unless `value` can stand in a challenge: printable ASCII only (no controls, no CR/LF). */
+export function requirePrintable(value: string, what: string): void {
+  if (!PRINTABLE.test(value)) {
+    throw new ConfigurationError(`${what} ${JSON.stringify(value)} must be printable ASCII`);
+  }
+}
+
+/** Throws unless `value` is an HTTP token (RFC 9110 §5.6.2), as header and cookie names must be. */
+export function requireToken(value: string, what: string): void {
+  if (!TOKEN.test(value)) {
+    throw new ConfigurationError(`${what} ${JSON.stringify(value)} is not a valid HTTP token`);
+  }
+}
+
 /** Makes an OpenAPI component name from free text: only `A-Za-z0-9._-` survive. */
 export function schemeNamePart(value: string): string {
   return value.replace(/[^A-Za-z0-9._-]/g, '_');

@@ -105,7 +105,18 @@ describe('SessionAuth', () => {
   it('is cookie-based, sends no challenge and documents its cookie', () => {
     const session = new SessionAuth({ store: recordingStore() });
     assert.equal(session.cookieBased, true);
-    assert.equal(session.challenge('api', true), undefined);
+    assert.equal(session.challenge(), undefined);
+    const configured = new SessionAuth({
+      store: recordingStore(),
+      challenge: 'Cookie realm="api"',
+    });
+    assert.equal(configured.challenge(), 'Cookie realm="api"');
+    assert.throws(() => new SessionAuth({ store: recordingStore(), challenge: 'a\r\nb' }), {
+      code: 'VOUCH_ERR_CONFIGURATION',
+    });
+    assert.throws(() => new SessionAuth({ store: recordingStore(), cookieName: 'a b' }), {
+      code: 'VOUCH_ERR_CONFIGURATION',
+    });
     assert.equal(session.schemeName, 'sessionAuth');
     assert.deepEqual(session.securityScheme, { type: 'apiKey', in: 'cookie', name: 'sessionid' });
   });

@@ -6,7 +6,7 @@ import {
 import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { schemeNamePart } from '../internal/hook.js';
+import { requirePrintable, requireToken, schemeNamePart } from '../internal/hook.js';
 import { readCookie } from '../internal/read-cookie.js';
 import type { SessionStore } from './session-store.js';
 
@@ -18,6 +18,8 @@ export interface SessionAuthOptions<TUser> extends AuthenticatorOptions {
   readonly cookieName?: string;
   /** Documented description of the scheme. */
   readonly description?: string;
+  /** A `WWW-Authenticate` challenge to send when no session is found (none by default). */
+  readonly challenge?: string;
 }
 
 /**
@@ -33,6 +35,7 @@ export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string
   /** The store sessions are resolved through. */
   readonly store: SessionStore<TUser>;
   readonly #description: string | undefined;
+  readonly #challenge: string | undefined;
 
   constructor(options: SessionAuthOptions<TUser>) {
     const cookieName = options.cookieName ?? 'sessionid';
@@ -40,9 +43,16 @@ export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string
       cookieName === 'sessionid' ? 'sessionAuth' : `sessionAuth_${schemeNamePart(cookieName)}`,
       options,
     );
+    requireToken(cookieName, 'SessionAuth cookieName');
     this.cookieName = cookieName;
     this.store = options.store;
     this.#description = options.description;
+    if (options.challenge !== undefined) requirePrintable(options.challenge, 'challenge');
+    this.#challenge = options.challenge;
+  }
+
+  override challenge(): string | undefined {
+    return this.#challenge;
   }
 
   /** Resolves a session id to its user; override to add checks. */
