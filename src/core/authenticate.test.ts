@@ -166,6 +166,26 @@ describe('authenticate()', () => {
       assert.deepEqual(calls, { bearer: 1, basic: 0, query: 0, header: 0, cookie: 0, fn: 0 });
     });
 
+    it('runs an authenticator named in several requirements once per request', async () => {
+      const { calls, bearer, header } = fixture();
+      const result = await authenticate(
+        [[bearer, header], [bearer]],
+        request({ headers: { authorization: 'Bearer good' } }),
+        options,
+      );
+      // bearer accepts, header is absent so the group fails; the second requirement reuses
+      // bearer's verdict instead of asking its hook again.
+      assert.equal(succeeded(result).value, 'bearer:good');
+      assert.deepEqual([calls.header, calls.bearer], [0, 1]);
+      const rejected = await authenticate(
+        [[bearer, header], [bearer]],
+        request({ headers: { authorization: 'Bearer bad' } }),
+        options,
+      );
+      assert.equal(rejected.ok, false);
+      assert.equal(calls.bearer, 2);
+    });
+
     it('respects the order given, not the kind', async () => {
       const { calls, bearer, header } = fixture();
       const result = await authenticate(

@@ -1,6 +1,7 @@
 import { isAllOfRequirement, type Requirement } from './auth-spec.js';
 import type { Authenticator } from './authenticator.js';
 import { AuthenticationError, BadRequestError, CsrfError } from './errors.js';
+import type { Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
 
 /** A CSRF check's verdict: passed, failed, or waiting for the form body (`defer`). */
@@ -69,18 +70,24 @@ export async function authenticate(
     options.csrf !== undefined && !SAFE_METHODS.has(request.method) ? options.csrf : undefined;
   let csrfFailed = false;
   let deferred: AuthSuccess | undefined;
+  // An authenticator named in several requirements ([allOf(a, b), b]) runs once per request:
+  // hooks may count attempts or hit a store.
+  const seen = requirements.length > 1 ? new Map<Authenticator, Outcome<unknown>>() : undefined;
 
   for (const requirement of requirements) {
     const values: unknown[] = [];
     let deferredBinding: string | undefined;
     let passed = true;
     for (const authenticator of requirement) {
-      let outcome;
-      try {
-        outcome = await authenticator.verify(request);
-      } catch (error) {
-        tried.push({ authenticator, rejected: true });
-        return { ok: false, error, thrown: true, challenges: challenges(tried, options.realm) };
+      let outcome = seen?.get(authenticator);
+      if (outcome === undefined) {
+        try {
+          outcome = await authenticator.verify(request);
+        } catch (error) {
+          tried.push({ authenticator, rejected: true });
+          return { ok: false, error, thrown: true, challenges: challenges(tried, options.realm) };
+        }
+        seen?.set(authenticator, outcome);
       }
       if (outcome.state === 'ambiguous') {
         return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
