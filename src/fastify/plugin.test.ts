@@ -320,6 +320,18 @@ describe('errors thrown by hooks (contract §5, seed §5.4)', () => {
     assert.deepEqual([response.statusCode, response.json()], [401, { detail: 'special' }]);
   });
 
+  it("errors of classes without a handler keep vouch's answer", async (t) => {
+    const app = await build(t, {
+      csrf: false,
+      exceptionHandlers: [
+        exceptionHandler(InvalidToken, (_e, _r, reply) => reply.code(418).send()),
+      ],
+    });
+    app.get('/x', { auth: () => Promise.reject(new AuthorizationError()) }, async () => ({}));
+    const response = await app.inject({ url: '/x' });
+    assert.deepEqual([response.statusCode, response.json()], [403, { detail: 'Forbidden' }]);
+  });
+
   const rows = [
     {
       name: 'AuthenticationError',
@@ -472,11 +484,22 @@ describe('every route form is protected', () => {
       },
       handler: async (request) => ({ auth: request.auth }),
     });
+    app.get(
+      '/r2',
+      { auth: headerKey, onRequest: [async (request) => void seen.push(request.auth)] },
+      async () => ({}),
+    );
     assert.equal((await app.inject({ method: 'PUT', url: '/r' })).statusCode, 401);
     assert.deepEqual(seen, []);
     const ok = await app.inject({ method: 'PUT', url: '/r', headers: { 'x-api-key': 'hk' } });
     assert.deepEqual(ok.json(), { auth: 'header-app' });
     assert.deepEqual(seen, ['header-app']);
+    assert.equal((await app.inject({ url: '/r2' })).statusCode, 401);
+    assert.equal(
+      (await app.inject({ url: '/r2', headers: { 'x-api-key': 'hk' } })).statusCode,
+      200,
+    );
+    assert.deepEqual(seen, ['header-app', 'header-app']);
   });
 });
 

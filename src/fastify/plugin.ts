@@ -11,6 +11,7 @@ import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.
 import { authenticate, type AuthenticateOptions } from '../core/authenticate.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
 import { SchemeRegistry } from '../core/scheme-registry.js';
+import { requirePrintable } from '../internal/hook.js';
 import { APIKey } from '../api-key/api-key.js';
 import {
   createCsrfVerifier,
@@ -46,7 +47,6 @@ export interface VouchOptions {
 
 const kWinner = Symbol('vouch.winner');
 const kCsrfDeferred = Symbol('vouch.csrfDeferred');
-const kHook = Symbol('vouch.hook');
 
 interface VouchRequest extends FastifyRequest {
   [kWinner]: Requirement | null;
@@ -64,6 +64,7 @@ function isPrivate(requirement: Requirement): boolean {
 // eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async functions
 async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise<void> {
   const realm = options.realm ?? 'api';
+  requirePrintable(realm, 'realm');
   const csrfOff = options.csrf === false;
   const protection: CsrfProtection | undefined =
     options.csrf === undefined || options.csrf === false
@@ -99,8 +100,6 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
   });
 
   app.addHook('onRoute', function (this: FastifyInstance, route: RouteOptions) {
-    const hooks = route.onRequest;
-    if (Array.isArray(hooks) ? hooks.some(isVouchHook) : isVouchHook(hooks)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const where = `${methods.join(',')} ${route.url}`;
     const scope = (this as FastifyInstance & { [kScope]?: Scope })[kScope];
@@ -147,17 +146,13 @@ function toArray<T>(value: T | T[] | undefined): T[] {
   return Array.isArray(value) ? value : [value];
 }
 
-function isVouchHook(hook: unknown): boolean {
-  return typeof hook === 'function' && kHook in hook;
-}
-
 // Authentication runs in onRequest, before the body is read or validated: nothing
 // unauthenticated costs a body parse, and a huge or malformed body still answers 401.
 function authHook(
   requirements: readonly Requirement[],
   engine: AuthenticateOptions,
 ): onRequestAsyncHookHandler {
-  const hook = async function vouchAuthenticate(
+  return async function vouchAuthenticate(
     request: FastifyRequest,
     reply: FastifyReply,
   ): Promise<void> {
@@ -174,7 +169,6 @@ function authHook(
     if (result.thrown) throw result.error;
     await sendVouchError(reply, result.error as VouchError, result.challenges);
   };
-  return Object.assign(hook, { [kHook]: true });
 }
 
 // A form post may carry its CSRF token in the body instead of the header; the body exists only

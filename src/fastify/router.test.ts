@@ -113,6 +113,18 @@ describe('precedence: operation → mount → router → parent router → API (
     assert.equal(await winner(app, '/b/op'), 'api');
   });
 
+  it("protects both spellings of a router's root route", async (t) => {
+    const app = await build(t, { csrf: false });
+    await app.register(
+      router({ auth: own }, async (r) => {
+        r.get('/', async () => ({}));
+      }),
+      { prefix: '/events' },
+    );
+    assert.equal(await winner(app, '/events'), 'own');
+    assert.equal(await winner(app, '/events/'), 'own');
+  });
+
   it('one router mounted twice with different auth', async (t) => {
     const app = await build(t, { csrf: false });
     const events = router({ auth: own }, async (r) => {
@@ -179,6 +191,13 @@ describe('configuration errors stop start-up and name the route (contract §2)',
         });
       },
       message: /\/m\/op/,
+    },
+    {
+      name: 'csrf not a boolean at mount',
+      declare: async (app) => {
+        await app.register(async () => {}, { prefix: '/m', csrf: 'no' as never });
+      },
+      message: /\/m.*csrf must be a boolean/,
     },
     {
       name: 'csrf not a boolean',

@@ -62,11 +62,6 @@ export function ownScope(instance: FastifyInstance, what: string): Scope {
   return scope;
 }
 
-/** The scope in force for routes declared on this context, if vouch is registered. */
-export function scopeOf(instance: FastifyInstance): Scope | undefined {
-  return (instance as Scoped)[kScope];
-}
-
 /**
  * The first level that sets a value decides: mount, then the router's own, then the enclosing
  * router's (mount, own), up to the API.

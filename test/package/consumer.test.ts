@@ -11,7 +11,9 @@ const root = resolve(import.meta.dirname, '../..');
 // Inside the repository, so the consumer's own imports of fastify resolve to our node_modules.
 mkdirSync(join(root, 'test-results'), { recursive: true });
 const project = mkdtempSync(join(root, 'test-results', 'consumer-'));
-after(() => { rmSync(project, { recursive: true, force: true }); });
+after(() => {
+  rmSync(project, { recursive: true, force: true });
+});
 
 const consumer = `
 import Fastify from 'fastify';
