@@ -1,0 +1,88 @@
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createHmac } from 'node:crypto';
+import { createCsrfVerifier } from 'vouch/csrf';
+import { exceptionHandler, vouch } from 'vouch/fastify';
+import { vouchOpenapi } from 'vouch/openapi';
+import { createAuthenticators } from './authenticators.js';
+import type { Config } from './config.js';
+import { loggerOptions } from './log.js';
+import { createLoginGuard } from './login-guard.js';
+import { eventsRouter } from './routes/events.js';
+import { exampleRoutes } from './routes/examples.js';
+import { healthRoute } from './routes/health.js';
+import { signInRoutes } from './routes/sign-in.js';
+import { createFailureLimiter, type FailureLimiter } from './security/rate-limit.js';
+import type { Store } from './store/store.js';
+import { TooManyAttemptsError } from './too-many-attempts.js';
+
+/** What the service is built from. */
+export interface ServiceOptions {
+  readonly config: Config;
+  readonly store: Store;
+  /** The server secret (from SECRET_KEY, or generated and kept in the store). */
+  readonly secretKey: string;
+  /** Counts failed sign-ins; a fresh in-memory one by default. */
+  readonly limiter?: FailureLimiter;
+  /** The clock, for tests. */
+  readonly now?: () => number;
+  /** Logger settings; pino with secrets redacted at the configured level by default. */
+  readonly logger?: FastifyServerOptions['logger'];
+}
+
+/** Derives a purpose-bound key from the server secret, so one leak does not open the others. */
+function subkey(secret: string, purpose: string): string {
+  return createHmac('sha256', secret).update(`vouch-service/${purpose}`).digest('base64url');
+}
+
+/**
+ * The illustrated service (contract §7) as a ready Fastify instance; it never listens. Every
+ * route is under `/api`; the API-wide authentication is Bearer over tokens from `/api/token`.
+ */
+export async function buildApp(options: ServiceOptions): Promise<FastifyInstance> {
+  const { config, store } = options;
+  const now = options.now ?? Date.now;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy === false ? false : config.trustProxy.join(','),
+  });
+  const login = createLoginGuard(store, options.limiter ?? createFailureLimiter());
+  const auth = createAuthenticators({ config, store, login, now });
+  const csrfOptions = {
+    secret: subkey(options.secretKey, 'csrf'),
+    trustedOrigins: [config.publicOrigin],
+    cookie: { secure: config.publicOrigin.startsWith('https:') },
+  };
+
+  await app.register(formbody);
+  await app.register(vouch, {
+    auth: auth.bearer,
+    csrf: csrfOptions,
+    exceptionHandlers: [
+      exceptionHandler(TooManyAttemptsError, (error, _request, reply) =>
+        reply
+          .code(429)
+          .header('retry-after', String(error.retryAfter))
+          .send({ detail: 'Too Many Requests' }),
+      ),
+    ],
+  });
+  await app.register(vouchOpenapi, {
+    openapi: {
+      info: {
+        title: 'vouch illustrated service',
+        version: '0.1.0',
+        description:
+          'Every kind of authentication vouch offers, over real users, tokens, keys and sessions. ' +
+          'Get a token from POST /api/token, then use Authorize.',
+      },
+      servers: [{ url: config.publicOrigin }],
+    },
+  });
+
+  healthRoute(app, store);
+  signInRoutes(app, { config, store, login, csrf: createCsrfVerifier(csrfOptions), auth, now });
+  exampleRoutes(app, auth);
+  await app.register(eventsRouter(auth), { prefix: '/api/events' });
+  return app;
+}

@@ -1,0 +1,329 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { test, type TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCli, USAGE, type CliOptions } from './cli.js';
+import { verifyPassword } from './security/passwords.js';
+import { digest } from './security/secrets.js';
+import { openSqliteStore } from './store/sqlite-store.js';
+
+const FAST: CliOptions = { scrypt: { N: 2 ** 10, r: 8, p: 1 } };
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+interface Outcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function tempDatabase(t: TestContext): { file: string; env: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), 'vouch-cli-'));
+  t.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const file = join(dir, 'data', 'vouch.db');
+  return { file, env: { DATABASE_URL: `sqlite:${file}` } };
+}
+
+/** Runs the CLI in process, with strings for streams. */
+async function run(
+  argv: string[],
+  env: Record<string, string>,
+  input = '',
+  options: CliOptions = FAST,
+): Promise<Outcome> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(
+    argv,
+    {
+      stdin: Readable.from([Buffer.from(input)]),
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      env,
+    },
+    options,
+  );
+  return { code, stdout, stderr };
+}
+
+/** Runs the real thing: a Node process on service/cli.ts from the repository root. */
+function spawnCli(argv: string[], env: Record<string, string>, input = ''): Promise<Outcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', ...argv], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
+}
+
+test('--help prints the usage on standard output; no command is a usage error', async (t) => {
+  const { env } = tempDatabase(t);
+  for (const flag of ['--help', '-h', 'help']) {
+    assert.deepEqual(await run([flag], env), { code: 0, stdout: USAGE, stderr: '' });
+  }
+  const none = await run([], env);
+  assert.equal(none.code, 2);
+  assert.equal(none.stdout, '');
+  assert.match(none.stderr, /^no command given\n\nUsage:/);
+});
+
+test('an unknown command or a wrong number of arguments exits 2 with the usage', async (t) => {
+  const { env, file } = tempDatabase(t);
+  for (const argv of [
+    ['frobnicate'],
+    ['user'],
+    ['user', 'delete', 'alice'],
+    ['user', 'add'],
+    ['user', 'add', 'alice', 'extra'],
+    ['user', 'list', 'extra'],
+    ['key', 'add'],
+    ['key', 'add', 'two', 'words'],
+    ['key', 'revoke'],
+  ]) {
+    const outcome = await run(argv, env, 'password123\n');
+    assert.equal(outcome.code, 2, argv.join(' '));
+    assert.equal(outcome.stdout, '');
+    assert.match(outcome.stderr, /^not a command: .*\n\nUsage:/);
+  }
+  assert.equal(existsSync(file), false, 'nothing was written, not even the database');
+});
+
+test('user add: the password is all of standard input less one line break', async (t) => {
+  const { env, file } = tempDatabase(t);
+  assert.deepEqual(await run(['user', 'add', 'alice'], env, 'wonderland\n'), {
+    code: 0,
+    stdout: 'user alice added (id 1)\n',
+    stderr: '',
+  });
+  assert.equal((await run(['user', 'add', 'bob'], env, 'two lines\n\n')).code, 0);
+  assert.equal((await run(['user', 'add', 'carol'], env, 'crlf-ending\r\n')).code, 0);
+  assert.equal((await run(['user', 'add', 'dave'], env, '  spaces  ')).code, 0);
+
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const hash = async (name: string) => (await store.findUserCredentials(name))!.passwordHash;
+  assert.ok(await verifyPassword('wonderland', await hash('alice')));
+  assert.ok(await verifyPassword('two lines\n', await hash('bob')));
+  assert.ok(await verifyPassword('crlf-ending', await hash('carol')));
+  assert.ok(await verifyPassword('  spaces  ', await hash('dave')));
+});
+
+test('user add: bad input is refused with exit 1 and writes nothing', async (t) => {
+  const { env, file } = tempDatabase(t);
+  const cases: [string, string, RegExp][] = [
+    ['alice', '', /the password is empty/],
+    ['alice', '\n', /the password is empty/],
+    ['alice', 'seven77\n', /shorter than 8 characters/],
+    ['alice', 'x'.repeat(1025), /longer than 1024/],
+    ['alice', 'x'.repeat(70_000), /too long/],
+    ['al ice', 'wonderland', /1 to 64 characters/],
+    ['', 'wonderland', /1 to 64 characters/],
+    ['a'.repeat(65), 'wonderland', /1 to 64 characters/],
+    ['alice\n', 'wonderland', /1 to 64 characters/],
+  ];
+  for (const [username, password, message] of cases) {
+    const outcome = await run(['user', 'add', username], env, password);
+    assert.equal(outcome.code, 1, JSON.stringify([username, password.slice(0, 20)]));
+    assert.equal(outcome.stdout, '');
+    assert.match(outcome.stderr, /^error: /);
+    assert.match(outcome.stderr, message);
+  }
+  assert.equal(existsSync(file), false, 'the database was not even created');
+});
+
+test('user add: a taken username is refused and the first user kept', async (t) => {
+  const { env, file } = tempDatabase(t);
+  await run(['user', 'add', 'alice'], env, 'wonderland');
+  const again = await run(['user', 'add', 'alice'], env, 'looking-glass');
+  assert.equal(again.code, 1);
+  assert.equal(again.stderr, 'error: user "alice" already exists\n');
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  assert.equal(await store.countUsers(), 1);
+  assert.ok(
+    await verifyPassword('wonderland', (await store.findUserCredentials('alice'))!.passwordHash),
+  );
+});
+
+test('user list: one line per user, id, name and creation time', async (t) => {
+  const { env } = tempDatabase(t);
+  assert.deepEqual(await run(['user', 'list'], env), { code: 0, stdout: '', stderr: '' });
+  const at = (ms: number): CliOptions => ({ ...FAST, now: () => ms });
+  await run(['user', 'add', 'alice'], env, 'wonderland', at(Date.UTC(2025, 0, 2, 3, 4, 5)));
+  await run(['user', 'add', 'bob@example.com'], env, 'password1', at(Date.UTC(2025, 5, 1)));
+  assert.deepEqual(await run(['user', 'list'], env), {
+    code: 0,
+    stdout: '1\talice\t2025-01-02T03:04:05.000Z\n2\tbob@example.com\t2025-06-01T00:00:00.000Z\n',
+    stderr: '',
+  });
+});
+
+test('key add prints the key alone on the last line; only its digest is stored', async (t) => {
+  const { env, file } = tempDatabase(t);
+  const outcome = await run(['key', 'add', 'Billing service'], env);
+  assert.equal(outcome.code, 0);
+  assert.equal(outcome.stderr, '');
+  const lines = outcome.stdout.split('\n');
+  assert.equal(lines.length, 3);
+  assert.equal(lines[2], '');
+  assert.match(lines[0]!, /^key 1 created for "Billing service"/);
+  const key = lines[1]!;
+  assert.match(key, /^vk_[A-Za-z0-9_-]{43}$/);
+
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const found = await store.findApplicationByKey(digest(key));
+  assert.equal(found?.name, 'Billing service');
+  assert.equal(found.keyPrefix, key.slice(0, 11));
+  assert.equal(await store.findApplicationByKey(key), undefined, 'the key itself is not stored');
+});
+
+test('key add: a bad application name is refused and writes nothing', async (t) => {
+  const { env, file } = tempDatabase(t);
+  for (const name of ['', 'x'.repeat(101), 'tab\there', 'new\nline', ' padded']) {
+    const outcome = await run(['key', 'add', name], env);
+    assert.equal(outcome.code, 1, JSON.stringify(name));
+    assert.equal(outcome.stdout, '');
+    assert.match(outcome.stderr, /^error: an application name/);
+  }
+  assert.equal(existsSync(file), false);
+});
+
+test('key list and key revoke: revocation at once; again is fine; unknown is an error', async (t) => {
+  const { env, file } = tempDatabase(t);
+  const when = Date.UTC(2025, 2, 3, 4, 5, 6);
+  const first = lastLine((await run(['key', 'add', 'one'], env)).stdout);
+  const second = lastLine((await run(['key', 'add', 'two'], env)).stdout);
+
+  assert.deepEqual(await run(['key', 'revoke', '1'], env, '', { now: () => when }), {
+    code: 0,
+    stdout: 'key 1 revoked\n',
+    stderr: '',
+  });
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  assert.equal(await store.findApplicationByKey(digest(first)), undefined);
+  assert.equal((await store.findApplicationByKey(digest(second)))?.name, 'two');
+
+  assert.deepEqual(await run(['key', 'revoke', '1'], env), {
+    code: 0,
+    stdout: 'key 1 was already revoked on 2025-03-03T04:05:06.000Z\n',
+    stderr: '',
+  });
+  assert.deepEqual(await run(['key', 'list'], env), {
+    code: 0,
+    stdout:
+      `1\t${first.slice(0, 11)}…\tone\trevoked 2025-03-03T04:05:06.000Z\n` +
+      `2\t${second.slice(0, 11)}…\ttwo\tactive\n`,
+    stderr: '',
+  });
+  for (const id of ['3', '0', '-1', 'x', '1.5', '99999999999999999999']) {
+    const outcome = await run(['key', 'revoke', id], env);
+    assert.equal(outcome.code, 1, id);
+    assert.equal(outcome.stdout, '');
+    assert.match(outcome.stderr, id === '3' ? /^error: no key has id 3/ : /^error: a key id is/);
+  }
+  assert.equal((await store.findApplicationByKey(digest(second)))?.name, 'two');
+});
+
+test('DATABASE_URL: unsupported engines are a clear error; unset means ./data/vouch.db', async (t) => {
+  const outcome = await run(['user', 'list'], { DATABASE_URL: 'postgres://u:secret@db/vouch' });
+  assert.equal(outcome.code, 1);
+  assert.match(outcome.stderr, /^error: DATABASE_URL: PostgreSQL is not supported yet/);
+  assert.doesNotMatch(outcome.stderr, /secret/);
+
+  const dir = mkdtempSync(join(tmpdir(), 'vouch-cli-cwd-'));
+  const previous = process.cwd();
+  process.chdir(dir);
+  t.after(() => {
+    process.chdir(previous);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  assert.equal((await run(['user', 'list'], {})).code, 0);
+  assert.equal((await run(['user', 'list'], { DATABASE_URL: '' })).code, 0);
+  assert.ok(existsSync(join(dir, 'data', 'vouch.db')));
+});
+
+test('end to end: the real process, its streams and exit codes, across restarts', async (t) => {
+  const { env, file } = tempDatabase(t);
+  const [help, unknown, badName] = await Promise.all([
+    spawnCli(['--help'], env),
+    spawnCli(['user', 'remove', 'x'], env),
+    spawnCli(['user', 'add', 'bad name'], env, 'wonderland\n'),
+  ]);
+  assert.deepEqual(help, { code: 0, stdout: USAGE, stderr: '' });
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^not a command: user remove x\n\nUsage:/);
+  assert.equal(badName.code, 1);
+  assert.match(badName.stderr, /^error: a username is 1 to 64 characters/);
+  assert.equal(existsSync(file), false, 'bad input wrote nothing');
+
+  // The real OWASP cost here, on purpose.
+  const added = await spawnCli(['user', 'add', 'alice'], env, 'wonderland\n');
+  assert.deepEqual(added, { code: 0, stdout: 'user alice added (id 1)\n', stderr: '' });
+  const [duplicate, short, key] = await Promise.all([
+    spawnCli(['user', 'add', 'alice'], env, 'other password\n'),
+    spawnCli(['user', 'add', 'bob'], env, 'short\n'),
+    spawnCli(['key', 'add', 'reporting'], env),
+  ]);
+  assert.deepEqual(duplicate, {
+    code: 1,
+    stdout: '',
+    stderr: 'error: user "alice" already exists\n',
+  });
+  assert.equal(short.code, 1);
+  assert.match(short.stderr, /shorter than 8/);
+  assert.equal(key.code, 0);
+  const apiKey = lastLine(key.stdout);
+  assert.match(apiKey, /^vk_[A-Za-z0-9_-]{43}$/);
+  assert.ok(key.stdout.endsWith(`\n${apiKey}\n`), 'the key is alone on the last line');
+
+  const [users, keys] = await Promise.all([
+    spawnCli(['user', 'list'], env),
+    spawnCli(['key', 'list'], env),
+  ]);
+  assert.match(users.stdout, /^1\talice\t\d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
+  assert.equal(keys.stdout, `1\t${apiKey.slice(0, 11)}…\treporting\tactive\n`);
+
+  // A restart (a fresh connection) keeps the user and the key…
+  let store = openSqliteStore(file);
+  assert.ok(
+    await verifyPassword('wonderland', (await store.findUserCredentials('alice'))!.passwordHash),
+  );
+  assert.equal((await store.findApplicationByKey(digest(apiKey)))?.name, 'reporting');
+  await store.close();
+
+  // …and the revocation.
+  const [revoked, missing] = await Promise.all([
+    spawnCli(['key', 'revoke', '1'], env),
+    spawnCli(['key', 'revoke', '2'], env),
+  ]);
+  assert.deepEqual(revoked, { code: 0, stdout: 'key 1 revoked\n', stderr: '' });
+  assert.deepEqual(missing, {
+    code: 1,
+    stdout: '',
+    stderr: 'error: no key has id 2 (see key list)\n',
+  });
+  store = openSqliteStore(file);
+  t.after(() => store.close());
+  assert.equal(await store.findApplicationByKey(digest(apiKey)), undefined);
+  assert.equal(await store.countUsers(), 1);
+});

@@ -1,0 +1,48 @@
+import { hashPassword, type ScryptParameters } from '../security/passwords.js';
+import { passwordProblem, usernameProblem } from '../security/credential-rules.js';
+import { UsernameTakenError, type Store } from '../store/store.js';
+import { CliError, type CliContext } from './cli-context.js';
+import { readPassword } from './read-password.js';
+
+/**
+ * `user add <username>`: the password comes from standard input. Everything is checked before
+ * the database is opened, and the user is written in one statement, so bad input writes nothing.
+ */
+export async function addUser(
+  context: CliContext,
+  username: string,
+  scrypt?: ScryptParameters,
+): Promise<void> {
+  const badName = usernameProblem(username);
+  if (badName !== undefined) throw new CliError(`${badName}: ${JSON.stringify(username)}`);
+  if (context.io.stdin.isTTY === true) {
+    context.io.stderr.write('Password (then Enter and Ctrl-D):\n');
+  }
+  const password = await readPassword(context.io.stdin);
+  if (password === undefined) throw new CliError('the password is too long');
+  const badPassword = passwordProblem(password);
+  if (badPassword !== undefined) {
+    throw new CliError(`${badPassword} (it is read from standard input)`);
+  }
+  await context.withStore(async (store) => {
+    // Fail fast before paying for scrypt; the insert below still catches a racing duplicate.
+    if ((await store.findUserCredentials(username)) !== undefined) {
+      throw new UsernameTakenError(username);
+    }
+    const hash = await hashPassword(password, scrypt);
+    const user = await store.createUser(username, hash, context.now());
+    context.io.stdout.write(`user ${user.username} added (id ${user.id})\n`);
+  });
+}
+
+/** `user list`: one line per user, `id<TAB>username<TAB>created`. */
+export async function listUsers(context: CliContext): Promise<void> {
+  const users = await context.withStore((store: Store) => store.listUsers());
+  for (const user of users) {
+    context.io.stdout.write(`${user.id}\t${user.username}\t${iso(user.createdAt)}\n`);
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

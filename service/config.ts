@@ -1,0 +1,177 @@
+import { BlockList, isIP } from 'node:net';
+import { DEFAULT_DATABASE_URL } from './store/open-store.js';
+
+/** The service's settings, read from the environment once at start-up. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  /** Addresses and networks allowed on `/api/ipwhiltelist`. */
+  readonly ipAllowlist: BlockList;
+  /** The allow-list as configured, for messages. */
+  readonly ipAllowlistText: string;
+  /** Proxies whose forwarded headers count (`false`: none). */
+  readonly trustProxy: false | string[];
+  /** The origin browsers reach the service at; trusted for CSRF, `Secure` cookies when https. */
+  readonly publicOrigin: string;
+  /** Server secret; `undefined` outside production means "generate and keep in the database". */
+  readonly secretKey: string | undefined;
+  readonly logLevel: string;
+  readonly production: boolean;
+  /** Bearer token lifetime. */
+  readonly tokenTtlSeconds: number;
+  /** Session idle and absolute timeouts. */
+  readonly sessionIdleMs: number;
+  readonly sessionAbsoluteMs: number;
+}
+
+/** An environment variable holds something the service cannot start with. */
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Reads and checks the configuration; throws {@link ConfigError} naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const port = integer(env, 'PORT', 8000, 0, 65535);
+  const host = text(env, 'HOST', '127.0.0.1');
+  const allowlistText = text(env, 'IP_ALLOWLIST', '127.0.0.1,::1');
+  const secretKey =
+    env.SECRET_KEY === undefined || env.SECRET_KEY === '' ? undefined : env.SECRET_KEY;
+  if (secretKey === undefined && production) {
+    throw new ConfigError('SECRET_KEY', 'is required when NODE_ENV=production');
+  }
+  if (secretKey !== undefined && secretKey.length < 32) {
+    throw new ConfigError('SECRET_KEY', 'must be at least 32 characters');
+  }
+  const logLevel = text(env, 'LOG_LEVEL', 'info');
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return {
+    port,
+    host,
+    databaseUrl: text(env, 'DATABASE_URL', DEFAULT_DATABASE_URL),
+    ipAllowlist: allowlist(allowlistText),
+    ipAllowlistText: allowlistText,
+    trustProxy: proxies(env.TRUST_PROXY),
+    publicOrigin: origin(
+      env.PUBLIC_ORIGIN ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    ),
+    secretKey,
+    logLevel,
+    production,
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 60, 30 * 86400),
+    sessionIdleMs: integer(env, 'SESSION_IDLE_SECONDS', 30 * 60, 60, 30 * 86400) * 1000,
+    sessionAbsoluteMs: integer(env, 'SESSION_ABSOLUTE_SECONDS', 12 * 3600, 60, 365 * 86400) * 1000,
+  };
+}
+
+function text(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  return value.trim();
+}
+
+function integer(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value.trim()))
+    throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(value)}`);
+  const number = Number(value);
+  if (number < min || number > max)
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${number}`);
+  return number;
+}
+
+function allowlist(value: string): BlockList {
+  const list = new BlockList();
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const prefix = bits === undefined ? undefined : Number(bits);
+    const maxBits = family === 6 ? 128 : 32;
+    if (
+      family === 0 ||
+      extra !== undefined ||
+      (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits))
+    ) {
+      throw new ConfigError(
+        'IP_ALLOWLIST',
+        `${JSON.stringify(entry)} is not an address or a network (a.b.c.d, a.b.c.d/n, ::1, fe80::/10)`,
+      );
+    }
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, prefix, type);
+  }
+  return list;
+}
+
+function proxies(value: string | undefined): false | string[] {
+  if (value === undefined || ['', 'off', 'false', '0', 'no'].includes(value.trim().toLowerCase()))
+    return false;
+  const entries = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits] = entry.split('/');
+    if (
+      !PROXY_KEYWORDS.includes(entry) &&
+      (isIP(address) === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
+    ) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `${JSON.stringify(entry)} is not off, an address, a network or one of ${PROXY_KEYWORDS.join(', ')}`,
+      );
+    }
+  }
+  return entries;
+}
+
+function origin(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('PUBLIC_ORIGIN', `${JSON.stringify(value)} is not a URL`);
+  }
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== ''
+  ) {
+    throw new ConfigError(
+      'PUBLIC_ORIGIN',
+      `${JSON.stringify(value)} must be an origin such as https://api.example.com`,
+    );
+  }
+  return url.origin;
+}
+
+/** The client address as the allow-list sees it: `::ffff:127.0.0.1` is `127.0.0.1`. */
+export function clientAddress(ip: string): { address: string; type: 'ipv4' | 'ipv6' } {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped?.[1] !== undefined) return { address: mapped[1], type: 'ipv4' };
+  return { address: ip, type: isIP(ip) === 6 ? 'ipv6' : 'ipv4' };
+}

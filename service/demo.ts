@@ -1,0 +1,27 @@
+import { hashPassword } from './security/passwords.js';
+import { digest, newApiKey, newSecret } from './security/secrets.js';
+import type { Store } from './store/store.js';
+
+/** The demo credentials created on a new database, shown once. */
+export interface DemoCredentials {
+  readonly username: string;
+  readonly password: string;
+  readonly applicationName: string;
+  readonly apiKey: string;
+}
+
+/**
+ * On an empty database outside production: one user and one application with random secrets,
+ * so a newcomer can try every endpoint from the docs page at once. Returns `undefined` when the
+ * database already has users.
+ */
+export async function seedDemo(store: Store, now: number): Promise<DemoCredentials | undefined> {
+  if ((await store.countUsers()) > 0) return undefined;
+  const username = 'demo';
+  const password = newSecret(16);
+  await store.createUser(username, await hashPassword(password), now);
+  const applicationName = 'demo application';
+  const { key, prefix } = newApiKey();
+  await store.createApplication(applicationName, prefix, digest(key), now);
+  return { username, password, applicationName, apiKey: key };
+}

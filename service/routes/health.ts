@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import { StoreUnavailableError } from 'vouch';
+import type { Store } from '../store/store.js';
+
+/** `GET /api/health`: 200 once the store answers, 503 otherwise. */
+export function healthRoute(app: FastifyInstance, store: Store): void {
+  app.get(
+    '/api/health',
+    {
+      auth: null,
+      schema: {
+        summary: 'Liveness and store reachability',
+        response: {
+          200: { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] },
+        },
+      },
+    },
+    async () => {
+      try {
+        await store.ping();
+      } catch (error) {
+        throw error instanceof StoreUnavailableError
+          ? error
+          : new StoreUnavailableError(undefined, { cause: error });
+      }
+      return { status: 'ok' };
+    },
+  );
+}

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { createFailureLimiter, type FailureLimiter } from './rate-limit.js';
+
+/** Checks and fails `times` attempts; returns how many were allowed. */
+async function failMany(
+  limiter: FailureLimiter,
+  times: number,
+  address: (i: number) => string,
+  username: (i: number) => string,
+): Promise<number> {
+  let allowed = 0;
+  for (let i = 0; i < times; i++) {
+    const verdict = await limiter.check(address(i), username(i));
+    if (verdict.allowed) {
+      allowed++;
+      await limiter.fail(address(i), username(i));
+    }
+  }
+  return allowed;
+}
+
+function fakeClock(t: TestContext): (ms: number) => void {
+  t.mock.timers.enable({ apis: ['Date', 'setTimeout'], now: 1_000_000 });
+  return (ms) => {
+    t.mock.timers.tick(ms);
+  };
+}
+
+test('per username: the 11th failure within 15 minutes is refused, from any address', async (t) => {
+  const tick = fakeClock(t);
+  const limiter = createFailureLimiter();
+  assert.equal(
+    await failMany(
+      limiter,
+      10,
+      (i) => `10.0.0.${i}`,
+      () => 'alice',
+    ),
+    10,
+  );
+  tick(60_000);
+  const verdict = await limiter.check('192.0.2.1', 'alice');
+  assert.deepEqual(verdict, { allowed: false, retryAfterSeconds: 14 * 60 });
+  // Other users from the same addresses are not affected.
+  assert.deepEqual(await limiter.check('10.0.0.1', 'bob'), { allowed: true });
+});
+
+test('per address: the 51st failure from one address is refused, whatever the username', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter();
+  assert.equal(
+    await failMany(
+      limiter,
+      60,
+      () => '203.0.113.9',
+      (i) => `user${i}`,
+    ),
+    50,
+  );
+  const verdict = await limiter.check('203.0.113.9', 'someone-new');
+  assert.equal(verdict.allowed, false);
+  assert.equal(verdict.retryAfterSeconds, 900);
+  assert.deepEqual(await limiter.check('203.0.113.10', 'someone-new'), { allowed: true });
+});
+
+test('an IPv6 /64 is one address; IPv4-mapped is IPv4', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({ perAddress: { attempts: 3, windowSeconds: 60 } });
+  const addresses = ['2001:db8::1', '2001:db8::2', '2001:db8::ffff:3', '2001:db8::4'];
+  assert.equal(
+    await failMany(
+      limiter,
+      4,
+      (i) => addresses[i]!,
+      (i) => `u${i}`,
+    ),
+    3,
+  );
+  assert.equal(
+    await failMany(
+      limiter,
+      4,
+      (i) => (i % 2 ? '::ffff:192.0.2.7' : '192.0.2.7'),
+      (i) => `v${i}`,
+    ),
+    3,
+  );
+});
+
+test('limits are configurable, and refused attempts do not extend the wait', async (t) => {
+  const tick = fakeClock(t);
+  const limiter = createFailureLimiter({ perUsername: { attempts: 2, windowSeconds: 30 } });
+  assert.equal(
+    await failMany(
+      limiter,
+      2,
+      () => '10.0.0.1',
+      () => 'alice',
+    ),
+    2,
+  );
+  for (let second = 0; second < 29; second++) {
+    const verdict = await limiter.check('10.0.0.1', 'alice');
+    assert.deepEqual(verdict, { allowed: false, retryAfterSeconds: 30 - second });
+    tick(1000);
+  }
+  tick(1000);
+  assert.deepEqual(await limiter.check('10.0.0.1', 'alice'), { allowed: true });
+});
+
+test('a success forgets the username failures, not the address failures', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({
+    perUsername: { attempts: 3, windowSeconds: 60 },
+    perAddress: { attempts: 5, windowSeconds: 60 },
+  });
+  assert.equal(
+    await failMany(
+      limiter,
+      2,
+      () => '10.0.0.1',
+      () => 'alice',
+    ),
+    2,
+  );
+  assert.deepEqual(await limiter.check('10.0.0.1', 'alice'), { allowed: true });
+  await limiter.succeed('10.0.0.1', 'alice');
+  // Three fresh failures for alice are allowed again, but the address has 2 + 3 = 5 by then.
+  assert.equal(
+    await failMany(
+      limiter,
+      4,
+      () => '10.0.0.1',
+      () => 'alice',
+    ),
+    3,
+  );
+  assert.equal((await limiter.check('10.0.0.1', 'bob')).allowed, false);
+});
+
+test('parallel guesses cannot overtake the limit: each allowed check is counted at once', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({ perUsername: { attempts: 10, windowSeconds: 60 } });
+  const verdicts = await Promise.all(
+    Array.from({ length: 100 }, (_, i) => limiter.check(`10.1.0.${i}`, 'alice')),
+  );
+  assert.equal(verdicts.filter((verdict) => verdict.allowed).length, 10);
+});
+
+test('release uncounts an attempt that could not be judged', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({ perUsername: { attempts: 2, windowSeconds: 60 } });
+  for (let i = 0; i < 10; i++) {
+    assert.deepEqual(await limiter.check('10.0.0.1', 'alice'), { allowed: true });
+    await limiter.release('10.0.0.1', 'alice');
+  }
+  assert.equal(
+    await failMany(
+      limiter,
+      3,
+      () => '10.0.0.1',
+      () => 'alice',
+    ),
+    2,
+  );
+});
+
+test('uncounting after the window has passed never credits extra attempts', async (t) => {
+  const tick = fakeClock(t);
+  const limiter = createFailureLimiter({ perUsername: { attempts: 2, windowSeconds: 10 } });
+  assert.deepEqual(await limiter.check('10.0.0.1', 'alice'), { allowed: true });
+  tick(11_000);
+  await limiter.release('10.0.0.1', 'alice');
+  await limiter.succeed('10.0.0.1', 'alice');
+  assert.equal(
+    await failMany(
+      limiter,
+      3,
+      () => '10.0.0.1',
+      () => 'alice',
+    ),
+    2,
+  );
+});
+
+test('huge usernames are bounded; empty ones are fine', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({ perUsername: { attempts: 1, windowSeconds: 60 } });
+  assert.deepEqual(await limiter.check('10.0.0.1', 'x'.repeat(1_000_000)), { allowed: true });
+  assert.equal((await limiter.check('10.0.0.2', 'x'.repeat(1_000_001))).allowed, false);
+  assert.deepEqual(await limiter.check('10.0.0.3', ''), { allowed: true });
+});
+
+test('nonsensical limits are refused at construction', () => {
+  assert.throws(
+    () => createFailureLimiter({ perUsername: { attempts: 0, windowSeconds: 60 } }),
+    RangeError,
+  );
+  assert.throws(
+    () => createFailureLimiter({ perAddress: { attempts: 5, windowSeconds: 0 } }),
+    RangeError,
+  );
+});

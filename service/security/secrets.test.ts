@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { isB64token } from 'vouch';
+import { digest, newApiKey, newSecret } from './secrets.js';
+
+test('newSecret gives 256 bits of base64url by default, a valid b64token', () => {
+  const secret = newSecret();
+  assert.equal(secret.length, 43);
+  assert.match(secret, /^[A-Za-z0-9_-]+$/);
+  assert.equal(Buffer.from(secret, 'base64url').length, 32);
+  assert.ok(isB64token(secret));
+});
+
+test('newSecret never repeats and refuses fewer than 128 bits', () => {
+  const seen = new Set(Array.from({ length: 1000 }, () => newSecret(16)));
+  assert.equal(seen.size, 1000);
+  assert.throws(() => newSecret(15), RangeError);
+  assert.throws(() => newSecret(16.5), RangeError);
+});
+
+test('digest is SHA-256 in base64url', () => {
+  const expected = createHash('sha256').update('abc').digest('base64url');
+  assert.equal(digest('abc'), expected);
+  assert.equal(digest('abc').length, 43);
+  assert.notEqual(digest('abc'), digest('abd'));
+});
+
+test('newApiKey is prefixed, 256 random bits, and its prefix is its first 11 characters', () => {
+  const { key, prefix } = newApiKey();
+  assert.match(key, /^vk_[A-Za-z0-9_-]{43}$/);
+  assert.equal(prefix, key.slice(0, 11));
+  assert.ok(prefix.startsWith('vk_'));
+  assert.notEqual(newApiKey().key, key);
+});

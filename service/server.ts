@@ -1,0 +1,76 @@
+// `npm start`: the illustrated service on the configured address, over the configured database,
+// stopped cleanly by SIGINT or SIGTERM.
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { seedDemo } from './demo.js';
+import { newSecret } from './security/secrets.js';
+import { openStore } from './store/open-store.js';
+import type { Store } from './store/store.js';
+
+async function secretKeyOf(config: Config, store: Store): Promise<string> {
+  // Outside production a generated key is kept in the database, so restarts keep sessions valid.
+  return config.secretKey ?? store.setSettingIfAbsent('secret_key', newSecret(32));
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`vouch: invalid configuration: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  let store: Store;
+  try {
+    // A short busy timeout: better-sqlite3 waits on the event loop while another process writes.
+    store = await openStore(config.databaseUrl, { busyTimeoutMs: 1000 });
+  } catch (error) {
+    process.stderr.write(`vouch: cannot open DATABASE_URL: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  const app = await buildApp({ config, store, secretKey: await secretKeyOf(config, store) });
+
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      app.log.info({ signal }, 'shutting down');
+      app
+        .close()
+        .then(() => store.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            app.log.error({ err: error }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+    });
+  }
+
+  const demo = config.production ? undefined : await seedDemo(store, Date.now());
+  const address = await app.listen({ port: config.port, host: config.host });
+  const docs = `${config.publicOrigin}/api/docs`;
+  if (demo !== undefined) {
+    // Shown once, on the terminal only: the log never carries these secrets.
+    process.stdout.write(
+      [
+        '',
+        'A new database: demo credentials, shown this once.',
+        `  user         ${demo.username}`,
+        `  password     ${demo.password}`,
+        `  application  ${demo.applicationName}`,
+        `  API key      ${demo.apiKey}`,
+        `Try them at ${docs}`,
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+  app.log.info({ address, docs }, 'vouch service listening');
+}
+
+await main();

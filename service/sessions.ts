@@ -1,0 +1,27 @@
+import type { SessionStore } from 'vouch/session';
+import { digest, newSecret } from './security/secrets.js';
+import type { SessionTimeouts, Store, UserRecord } from './store/store.js';
+
+/**
+ * vouch's session interface over the service store: ids are 256 random bits handed to the
+ * browser; only their digests are stored.
+ */
+export function storeSessions(
+  store: Store,
+  timeouts: SessionTimeouts,
+  now: () => number,
+): SessionStore<UserRecord> {
+  return {
+    async create(user) {
+      const id = newSecret();
+      await store.createSession(digest(id), user.id, now());
+      return id;
+    },
+    get(id) {
+      return store.findSessionUser(digest(id), now(), timeouts);
+    },
+    destroy(id) {
+      return store.deleteSession(digest(id));
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { SessionTimeouts, UserRecord } from './store.js';
+
+/** A stored session joined with its user. */
+export interface SessionRow {
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+  readonly user: UserRecord;
+}
+
+/** What {@link findLiveSession} needs from an engine: three single-statement operations. */
+export interface SessionRows {
+  /** The session with this digest, or `undefined`. */
+  read(digest: string): SessionRow | undefined | Promise<SessionRow | undefined>;
+  /**
+   * Moves the idle clock forward with an UPDATE of the existing row only (never an upsert), and
+   * says whether the row still existed.
+   */
+  touch(digest: string, now: number): boolean | Promise<boolean>;
+  /** Deletes the session. */
+  remove(digest: string): void | Promise<void>;
+}
+
+/**
+ * How stale `last_seen_at` may grow before a request refreshes it: a tenth of the idle timeout,
+ * at most a minute. Refreshing on every request would make every authenticated read a durable
+ * write; the price is that a session may die up to this much before its idle timeout.
+ */
+export function refreshInterval(timeouts: SessionTimeouts): number {
+  return Math.min(60_000, timeouts.idleMs / 10);
+}
+
+/**
+ * The user of a live session, the same for every engine: an expired session is deleted; a live
+ * one has its idle clock refreshed when stale. If the session is deleted between the read and the
+ * refresh (a logout racing this request), the refresh finds no row and the answer is `undefined`:
+ * the session is never recreated and never honoured after its logout was seen.
+ */
+export async function findLiveSession(
+  rows: SessionRows,
+  digest: string,
+  now: number,
+  timeouts: SessionTimeouts,
+): Promise<UserRecord | undefined> {
+  const row = await rows.read(digest);
+  if (row === undefined) return undefined;
+  if (now - row.lastSeenAt >= timeouts.idleMs || now - row.createdAt >= timeouts.absoluteMs) {
+    await rows.remove(digest);
+    return undefined;
+  }
+  if (now - row.lastSeenAt >= refreshInterval(timeouts)) {
+    if (!(await rows.touch(digest, now))) return undefined;
+  }
+  return row.user;
+}

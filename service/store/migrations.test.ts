@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { migrate, migrations, userVersion, type Migration } from './migrations.js';
+
+function tempFile(t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vouch-migrations-'));
+  t.after(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return join(dir, 'vouch.db');
+}
+
+function tables(db: Database.Database): string[] {
+  return db
+    .prepare<[], string>(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )
+    .pluck()
+    .all();
+}
+
+test('a new database gets every table and the latest version', () => {
+  const db = new Database(':memory:');
+  assert.equal(userVersion(db), 0);
+  assert.equal(migrate(db), migrations.length);
+  assert.deepEqual(tables(db), ['applications', 'sessions', 'settings', 'tokens', 'users']);
+  const indexes = db
+    .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
+    .pluck()
+    .all();
+  assert.deepEqual(indexes.sort(), ['sessions_by_user', 'tokens_by_expiry', 'tokens_by_user']);
+  db.close();
+});
+
+test('migrating again, after reopening the file, changes nothing and keeps the data', (t) => {
+  const file = tempFile(t);
+  const first = new Database(file);
+  migrate(first);
+  first
+    .prepare('INSERT INTO users (username, password_hash, created_at) VALUES (?, ?, ?)')
+    .run('alice', 'h', 1);
+  const schema = first.prepare('SELECT sql FROM sqlite_schema ORDER BY name').all();
+  first.close();
+
+  const second = new Database(file);
+  assert.equal(migrate(second), migrations.length);
+  assert.equal(migrate(second), migrations.length);
+  assert.deepEqual(second.prepare('SELECT sql FROM sqlite_schema ORDER BY name').all(), schema);
+  assert.equal(second.prepare('SELECT count(*) FROM users').pluck().get(), 1);
+  second.close();
+});
+
+test('a failing step is rolled back whole and the version stays where it was', () => {
+  const db = new Database(':memory:');
+  const steps: Migration[] = [
+    { version: 1, description: 'one', sql: 'CREATE TABLE a (x INTEGER)' },
+    { version: 2, description: 'two', sql: 'CREATE TABLE b (x INTEGER); CREATE TABLE oops (' },
+  ];
+  assert.throws(() => migrate(db, steps), /incomplete input|syntax error/);
+  assert.equal(userVersion(db), 1);
+  assert.deepEqual(tables(db), ['a']);
+  db.close();
+});
+
+test('a database newer than the program is refused, untouched', () => {
+  const db = new Database(':memory:');
+  db.pragma(`user_version = ${migrations.length + 1}`);
+  assert.throws(() => migrate(db), /newer than this program knows/);
+  assert.deepEqual(tables(db), []);
+  db.close();
+});
+
+test('steps must be numbered without gaps', () => {
+  const db = new Database(':memory:');
+  assert.throws(
+    () => migrate(db, [{ version: 2, description: 'gap', sql: 'SELECT 1' }]),
+    /numbered 1, 2, 3/,
+  );
+  db.close();
+});

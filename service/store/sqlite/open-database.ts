@@ -1,0 +1,39 @@
+import Database from 'better-sqlite3';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { migrate } from '../migrations.js';
+
+/** Options of {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** How long a statement waits for another connection's write lock before failing (default 5000 ms). */
+  readonly busyTimeoutMs?: number;
+}
+
+/**
+ * Opens (creating if needed) a SQLite database for the service and brings its schema up to date.
+ * `:memory:` gives a private in-memory database, for tests.
+ *
+ * WAL lets readers proceed while a writer commits; `synchronous=FULL` fsyncs the log at every
+ * commit so that a logout or a revocation survives a power cut, not only a crash.
+ */
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database.Database {
+  if (path !== ':memory:' && path !== '') createPrivately(path);
+  const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+// The file holds password hashes: create it (and its folder) readable by the owner only. SQLite
+// gives the -wal and -shm files the permissions of the database file.
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, 'a', 0o600));
+}

@@ -1,0 +1,56 @@
+import type Database from 'better-sqlite3';
+import type { SessionRow, SessionRows } from '../find-live-session.js';
+
+/** The `sessions` table through prepared statements. */
+export interface SessionRepository extends SessionRows {
+  create(digest: string, userId: number, now: number): void;
+  read(digest: string): SessionRow | undefined;
+  touch(digest: string, now: number): boolean;
+  remove(digest: string): void;
+}
+
+interface JoinedRow {
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+  readonly userId: number;
+  readonly username: string;
+  readonly userCreatedAt: number;
+}
+
+/** Prepares the statements of the `sessions` table once, for the life of the connection. */
+export function createSessionRepository(db: Database.Database): SessionRepository {
+  const insert = db.prepare<[string, number, number, number]>(
+    'INSERT INTO sessions (digest, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?)',
+  );
+  const read = db.prepare<[string], JoinedRow>(
+    `SELECT s.created_at AS createdAt, s.last_seen_at AS lastSeenAt,
+            u.id AS userId, u.username, u.created_at AS userCreatedAt
+     FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.digest = ?`,
+  );
+  // max() so that a request carrying an older clock never moves the idle clock backwards; an
+  // UPDATE matches a row even when the value is unchanged, so `changes` says whether it exists.
+  const touch = db.prepare<[number, string]>(
+    'UPDATE sessions SET last_seen_at = max(last_seen_at, ?) WHERE digest = ?',
+  );
+  const remove = db.prepare<[string]>('DELETE FROM sessions WHERE digest = ?');
+
+  return {
+    create(digest, userId, now) {
+      insert.run(digest, userId, now, now);
+    },
+    read(digest) {
+      const row = read.get(digest);
+      if (row === undefined) return undefined;
+      return {
+        createdAt: row.createdAt,
+        lastSeenAt: row.lastSeenAt,
+        user: { id: row.userId, username: row.username, createdAt: row.userCreatedAt },
+      };
+    },
+    touch: (digest, now) => touch.run(now, digest).changes > 0,
+    remove(digest) {
+      remove.run(digest);
+    },
+  };
+}

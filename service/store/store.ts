@@ -1,0 +1,115 @@
+/** A user as the service shows it: never with its password hash. */
+export interface UserRecord {
+  readonly id: number;
+  readonly username: string;
+  /** Milliseconds since the epoch. */
+  readonly createdAt: number;
+}
+
+/** A user with the scrypt hash of its password, for checking a login. */
+export interface UserCredentials extends UserRecord {
+  readonly passwordHash: string;
+}
+
+/** An application holding one API key; the key itself is never stored, only its digest. */
+export interface ApplicationRecord {
+  readonly id: number;
+  readonly name: string;
+  /** The first characters of the key (`vk_abcd1234`), enough to recognise it in a listing. */
+  readonly keyPrefix: string;
+  readonly createdAt: number;
+  /** When the key was revoked, or `null` while it works. */
+  readonly revokedAt: number | null;
+}
+
+/** How long sessions live. */
+export interface SessionTimeouts {
+  /** A session unused this long dies. */
+  readonly idleMs: number;
+  /** A session dies this long after login, however busy. */
+  readonly absoluteMs: number;
+}
+
+/**
+ * Everything the service keeps, behind one small async interface so that another engine
+ * (PostgreSQL, Redis) can replace SQLite without touching the routes. Secrets arrive already
+ * digested (SHA-256, base64url): a store never sees a token, key or session id. Times are
+ * milliseconds since the epoch, passed in so tests control the clock.
+ *
+ * Every method throws `StoreUnavailableError` (from `vouch`) when the engine cannot answer
+ * (locked past its busy timeout, disk gone, connection lost), and `UsernameTakenError` /
+ * `NotFoundError` where documented; never anything else for expected conditions.
+ */
+export interface Store {
+  /** Answers when the engine is reachable; throws `StoreUnavailableError` otherwise. */
+  ping(): Promise<void>;
+  /** Releases the engine; later calls fail. */
+  close(): Promise<void>;
+
+  /** Adds a user; `UsernameTakenError` when the name exists (names compare case-sensitively). */
+  createUser(username: string, passwordHash: string, now: number): Promise<UserRecord>;
+  /** The user with this name and its password hash, or `undefined`. */
+  findUserCredentials(username: string): Promise<UserCredentials | undefined>;
+  /** Every user, by id. */
+  listUsers(): Promise<UserRecord[]>;
+  /** How many users exist (0 on a new database). */
+  countUsers(): Promise<number>;
+
+  /** Records a bearer token for a user, valid until `expiresAt`. */
+  createToken(tokenDigest: string, userId: number, expiresAt: number, now: number): Promise<void>;
+  /** The user of a token that exists, has not expired at `now` and is not revoked. */
+  findTokenUser(tokenDigest: string, now: number): Promise<UserRecord | undefined>;
+  /** Revokes a token at once (durably); `false` when unknown or already revoked. */
+  revokeToken(tokenDigest: string, now: number): Promise<boolean>;
+
+  /** Adds an application with the digest of its new key. */
+  createApplication(
+    name: string,
+    keyPrefix: string,
+    keyDigest: string,
+    now: number,
+  ): Promise<ApplicationRecord>;
+  /** The application whose key has this digest, unless revoked. */
+  findApplicationByKey(keyDigest: string): Promise<ApplicationRecord | undefined>;
+  /** Every application, revoked or not, by id. */
+  listApplications(): Promise<ApplicationRecord[]>;
+  /** Revokes an application's key at once (durably); `NotFoundError` for an unknown id; `false` when already revoked. */
+  revokeApplication(id: number, now: number): Promise<boolean>;
+
+  /** Starts a session for a user. */
+  createSession(sessionDigest: string, userId: number, now: number): Promise<void>;
+  /**
+   * The user of a live session, refreshing its idle clock. An expired session is deleted and
+   * `undefined` returned. A session deleted meanwhile (logout) is never recreated.
+   */
+  findSessionUser(
+    sessionDigest: string,
+    now: number,
+    timeouts: SessionTimeouts,
+  ): Promise<UserRecord | undefined>;
+  /** Deletes a session at once (durably); nothing happens for an unknown one. */
+  deleteSession(sessionDigest: string): Promise<void>;
+
+  /** A stored setting (the generated secret key, …), or `undefined`. */
+  getSetting(name: string): Promise<string | undefined>;
+  /** Stores a setting unless one exists, and returns the value in force (first writer wins). */
+  setSettingIfAbsent(name: string, value: string): Promise<string>;
+}
+
+/** The username is already taken. */
+export class UsernameTakenError extends Error {
+  readonly code = 'VOUCH_SERVICE_USERNAME_TAKEN';
+  constructor(username: string) {
+    super(`user ${JSON.stringify(username)} already exists`);
+    this.name = 'UsernameTakenError';
+  }
+}
+
+/** No record has that id. */
+export class NotFoundError extends Error {
+  readonly code = 'VOUCH_SERVICE_NOT_FOUND';
+  constructor(what: string) {
+    super(`${what} not found`);
+    this.name = 'NotFoundError';
+  }
+}
