@@ -1,4 +1,4 @@
-// Runs every *.test.ts under src/, test/, examples/ and bench/ with Node's test runner through
+// Runs every *.test.ts under src/, test/, examples/, bench/ and service/ with Node's test runner through
 // tsx, under c8 coverage (thresholds in .c8rc.json) unless --no-coverage is given. Node 20 does
 // not expand globs for --test, so the files are listed here. Extra arguments filter by path.
 // The last line is a plain "tests: N passed, N failed, N skipped" summary.
@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = ['src', 'test', 'examples', 'bench'];
+const roots = ['src', 'test', 'examples', 'bench', 'service'];
 const files = [];
 function walk(dir) {
   let entries;
