@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createCsrfVerifier } from 'vouch/csrf';
 import { exceptionHandler, vouch } from 'vouch/fastify';
 import { vouchOpenapi } from 'vouch/openapi';
@@ -10,11 +11,18 @@ import { loggerOptions } from './log.js';
 import { createLoginGuard } from './login-guard.js';
 import { eventsRouter } from './routes/events.js';
 import { exampleRoutes } from './routes/examples.js';
-import { healthRoute } from './routes/health.js';
+import { healthRoute, versionRoute } from './routes/health.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { createFailureLimiter, type FailureLimiter } from './security/rate-limit.js';
 import type { Store } from './store/store.js';
 import { TooManyAttemptsError } from './too-many-attempts.js';
+
+/** The version the service reports, from package.json. */
+const SERVICE_VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /** What the service is built from. */
 export interface ServiceOptions {
@@ -71,7 +79,7 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
     openapi: {
       info: {
         title: 'vouch illustrated service',
-        version: '0.1.0',
+        version: SERVICE_VERSION,
         description:
           'Every kind of authentication vouch offers, over real users, tokens, keys and sessions. ' +
           'Get a token from POST /api/token, then use Authorize.',
@@ -81,6 +89,7 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
   });
 
   healthRoute(app, store);
+  versionRoute(app, SERVICE_VERSION);
   signInRoutes(app, { config, store, login, csrf: createCsrfVerifier(csrfOptions), auth, now });
   exampleRoutes(app, auth);
   await app.register(eventsRouter(auth), { prefix: '/api/events' });

@@ -2,6 +2,28 @@ import type { FastifyInstance } from 'fastify';
 import { StoreUnavailableError } from 'vouch';
 import type { Store } from '../store/store.js';
 
+/** `GET /api/version`: what is running; no authentication and no store access. */
+export function versionRoute(app: FastifyInstance, version: string): void {
+  const payload = { name: 'vouch', version };
+  app.get(
+    '/api/version',
+    {
+      auth: null,
+      schema: {
+        summary: 'The running version',
+        response: {
+          200: {
+            type: 'object',
+            properties: { name: { type: 'string' }, version: { type: 'string' } },
+            required: ['name', 'version'],
+          },
+        },
+      },
+    },
+    async () => payload,
+  );
+}
+
 /** `GET /api/health`: 200 once the store answers, 503 otherwise. */
 export function healthRoute(app: FastifyInstance, store: Store): void {
   app.get(
