@@ -40,8 +40,11 @@ export function sendVouchError(
   if (error.statusCode === 401 && challenges.length > 0) {
     reply.header('www-authenticate', challenges.length === 1 ? challenges[0] : [...challenges]);
   }
-  if (error instanceof StoreUnavailableError) reply.header('retry-after', String(error.retryAfter));
-  return reply.type('application/json; charset=utf-8').send({ detail: error.message });
+  // What failed inside the store is for the log, never for the client.
+  const unavailable = error instanceof StoreUnavailableError;
+  if (unavailable) reply.header('retry-after', String(error.retryAfter));
+  const detail = unavailable ? 'Service Unavailable' : error.message;
+  return reply.type('application/json; charset=utf-8').send({ detail });
 }
 
 /**
@@ -62,6 +65,9 @@ export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
     const handler = handlerFor(handlers, error);
     if (handler !== undefined) return (handler as ExceptionHandler)(error, request, reply);
     if (error instanceof VouchError) {
+      if (error instanceof StoreUnavailableError) {
+        request.log.warn({ err: error }, 'credential store unavailable');
+      }
       const challenges = (request as FastifyRequest & { [kChallenges]?: readonly string[] })[
         kChallenges
       ];

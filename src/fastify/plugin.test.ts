@@ -347,7 +347,7 @@ describe('errors thrown by hooks (contract §5, seed §5.4)', () => {
     },
     {
       name: 'StoreUnavailableError',
-      error: new StoreUnavailableError(),
+      error: new StoreUnavailableError('SQLITE_BUSY: database is locked at /srv/hunter2.db'),
       status: 503,
       detail: 'Service Unavailable',
     },
