@@ -1,9 +1,14 @@
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { VouchError } from 'vouch';
 import { createCsrfVerifier } from 'vouch/csrf';
-import { exceptionHandler, vouch } from 'vouch/fastify';
+import { createErrorHandler, exceptionHandler, vouch } from 'vouch/fastify';
 import { vouchOpenapi } from 'vouch/openapi';
 import { createAuthenticators } from './authenticators.js';
 import type { Config } from './config.js';
@@ -63,18 +68,31 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
   };
 
   await app.register(formbody);
-  await app.register(vouch, {
-    auth: auth.bearer,
-    csrf: csrfOptions,
-    exceptionHandlers: [
-      exceptionHandler(TooManyAttemptsError, (error, _request, reply) =>
-        reply
-          .code(429)
-          .header('retry-after', String(error.retryAfter))
-          .send({ detail: 'Too Many Requests' }),
-      ),
-    ],
+  await app.register(vouch, { auth: auth.bearer, csrf: csrfOptions, errorHandler: false });
+  const vouchErrors = createErrorHandler([
+    exceptionHandler(TooManyAttemptsError, (error, _request, reply) =>
+      reply
+        .code(429)
+        .header('retry-after', String(error.retryAfter))
+        .send({ detail: 'Too Many Requests' }),
+    ),
+  ]);
+  // Every error body of the service is { detail }: Fastify's own client errors (validation,
+  // unreadable bodies) included, so routes can document one shape.
+  app.setErrorHandler(function serviceErrors(error: FastifyError, request, reply) {
+    const status: unknown = error.statusCode;
+    if (
+      !(error instanceof VouchError) &&
+      typeof status === 'number' &&
+      status >= 400 &&
+      status < 500
+    ) {
+      return reply.code(status).send({ detail: error.message });
+    }
+    return vouchErrors.call(this, error, request, reply);
   });
+  // Fastify's own 404 logs the raw request target, API-key parameters and all.
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
   await app.register(vouchOpenapi, {
     openapi: {
       info: {

@@ -6,6 +6,7 @@ const SECRET_HEADERS = new Set([
   'cookie',
   'x-api-key',
   'key',
+  'x-csrftoken',
 ]);
 const SECRET_PARAMS = new Set(['api_key', 'key']);
 const REDACTED = '[REDACTED]';

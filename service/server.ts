@@ -1,5 +1,6 @@
 // `npm start`: the illustrated service on the configured address, over the configured database,
 // stopped cleanly by SIGINT or SIGTERM.
+import { createServer, type AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { seedDemo } from './demo.js';
@@ -12,10 +13,34 @@ async function secretKeyOf(config: Config, store: Store): Promise<string> {
   return config.secretKey ?? store.setSettingIfAbsent('secret_key', newSecret(32));
 }
 
+/** A port free on `host` right now, for PORT=0. */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+/**
+ * The configuration, with PORT=0 resolved to a real port first when PUBLIC_ORIGIN is derived
+ * from it: the printed docs address and the CSRF trusted origin must name the bound port.
+ */
+async function configure(): Promise<Config> {
+  const config = loadConfig();
+  if (config.port !== 0 || (process.env.PUBLIC_ORIGIN ?? '') !== '') return config;
+  return loadConfig({ ...process.env, PORT: String(await freePort(config.host)) });
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
-    config = loadConfig();
+    config = await configure();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`vouch: invalid configuration: ${error.message}\n`);
