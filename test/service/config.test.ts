@@ -1,0 +1,260 @@
+// Configuration: loadConfig and openStore refuse each bad variable by name, and the real server
+// process stops at once on one, prints demo credentials once on a new database, and exits 0 on
+// SIGTERM.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, it, type TestContext } from 'node:test';
+import { ConfigurationError } from 'vouch';
+import { ConfigError, loadConfig } from '../../service/config.js';
+import { openStore } from '../../service/store/open-store.js';
+import { tempDir } from './helpers.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('loadConfig', () => {
+  const bad: readonly [NodeJS.ProcessEnv, string][] = [
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ PORT: '80.5' }, 'PORT'],
+    [{ IP_ALLOWLIST: 'nope' }, 'IP_ALLOWLIST'],
+    [{ IP_ALLOWLIST: '10.0.0.0/33' }, 'IP_ALLOWLIST'],
+    [{ IP_ALLOWLIST: '127.0.0.1,nope' }, 'IP_ALLOWLIST'],
+    [{ TRUST_PROXY: 'nope' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1/x' }, 'TRUST_PROXY'],
+    [{ PUBLIC_ORIGIN: 'ftp://x' }, 'PUBLIC_ORIGIN'],
+    [{ PUBLIC_ORIGIN: 'http://x/path' }, 'PUBLIC_ORIGIN'],
+    [{ PUBLIC_ORIGIN: 'http://x?query' }, 'PUBLIC_ORIGIN'],
+    [{ PUBLIC_ORIGIN: 'http://user@x' }, 'PUBLIC_ORIGIN'],
+    [{ PUBLIC_ORIGIN: 'not a url' }, 'PUBLIC_ORIGIN'],
+    [{ NODE_ENV: 'production' }, 'SECRET_KEY'],
+    [{ NODE_ENV: 'production', SECRET_KEY: '' }, 'SECRET_KEY'],
+    [{ SECRET_KEY: 'x'.repeat(31) }, 'SECRET_KEY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ TOKEN_TTL_SECONDS: '10' }, 'TOKEN_TTL_SECONDS'],
+    [{ SESSION_IDLE_SECONDS: 'soon' }, 'SESSION_IDLE_SECONDS'],
+    [{ SESSION_ABSOLUTE_SECONDS: '0' }, 'SESSION_ABSOLUTE_SECONDS'],
+  ];
+  for (const [env, variable] of bad) {
+    it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.variable === variable &&
+          error.message.includes(variable),
+      );
+    });
+  }
+
+  it('accepts the defaults and sound values', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.port, 8000);
+    assert.equal(defaults.host, '127.0.0.1');
+    assert.equal(defaults.publicOrigin, 'http://127.0.0.1:8000');
+    assert.equal(defaults.trustProxy, false);
+    assert.equal(defaults.production, false);
+    assert.equal(defaults.secretKey, undefined);
+    assert.ok(defaults.ipAllowlist.check('127.0.0.1', 'ipv4'));
+    assert.ok(defaults.ipAllowlist.check('::1', 'ipv6'));
+    assert.ok(!defaults.ipAllowlist.check('10.0.0.1', 'ipv4'));
+
+    const custom = loadConfig({
+      PORT: '0',
+      PUBLIC_ORIGIN: 'https://api.example.com/',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8',
+      NODE_ENV: 'production',
+      SECRET_KEY: 'k'.repeat(32),
+      LOG_LEVEL: 'warn',
+      IP_ALLOWLIST: '10.0.0.0/8, fe80::/10',
+    });
+    assert.equal(custom.port, 0);
+    assert.equal(custom.publicOrigin, 'https://api.example.com');
+    assert.deepEqual(custom.trustProxy, ['loopback', '10.0.0.0/8']);
+    assert.equal(custom.production, true);
+    assert.ok(custom.ipAllowlist.check('10.1.2.3', 'ipv4'));
+    assert.equal(loadConfig({ TRUST_PROXY: 'off' }).trustProxy, false);
+  });
+});
+
+describe('openStore', () => {
+  for (const url of ['mysql://x', 'postgres://user:s3cret-pw@db.example/vouch', 'nothing']) {
+    it(`refuses DATABASE_URL=${url} naming the variable, never echoing the URL`, async () => {
+      await assert.rejects(openStore(url), (error: unknown) => {
+        assert.ok(error instanceof ConfigurationError);
+        assert.match(error.message, /DATABASE_URL/);
+        assert.ok(!error.message.includes('s3cret-pw'));
+        return true;
+      });
+    });
+  }
+});
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  assert.ok(address !== null && typeof address === 'object');
+  return address.port;
+}
+
+/** `node --import tsx service/server.ts` with only the given environment (and PATH). */
+function runServer(t: TestContext, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'service/server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('exit', (code, signal) => {
+      resolve({ code, signal });
+    });
+  });
+  t.after(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
+  /** Resolves once stdout matches, rejects if the process exits first or 20 s pass. */
+  async function waitFor(pattern: RegExp): Promise<RegExpExecArray> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const match = pattern.exec(stdout);
+      if (match !== null) return match;
+      if (child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(
+          `server never printed ${String(pattern)}\nstdout:\n${stdout}\nstderr:\n${stderr}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  async function stop() {
+    child.kill('SIGTERM');
+    return exited;
+  }
+
+  return { child, exited, waitFor, stop, stdout: () => stdout, stderr: () => stderr };
+}
+
+const LISTENING = /"msg":"vouch service listening"/;
+
+interface Demo {
+  username: string;
+  password: string;
+  apiKey: string;
+  docs: string;
+}
+
+function demoOf(stdout: string): Demo {
+  const field = (pattern: RegExp): string => {
+    const value = pattern.exec(stdout)?.[1];
+    assert.ok(value !== undefined, `${String(pattern)} in\n${stdout}`);
+    return value;
+  };
+  return {
+    username: field(/^ {2}user +(\S+)$/m),
+    password: field(/^ {2}password +(\S+)$/m),
+    apiKey: field(/^ {2}API key +(\S+)$/m),
+    docs: field(/^Try them at (\S+)$/m),
+  };
+}
+
+/** The demo credentials work against the running process. */
+async function assertDemoWorks(base: string, demo: Demo): Promise<void> {
+  const tokenResponse = await fetch(`${base}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: demo.username, password: demo.password }).toString(),
+  });
+  assert.equal(tokenResponse.status, 200);
+  const { token } = (await tokenResponse.json()) as { token: string };
+  const bearer = await fetch(`${base}/api/bearer`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  assert.equal(bearer.status, 200);
+  const key = await fetch(`${base}/api/headerkey`, { headers: { 'x-api-key': demo.apiKey } });
+  assert.equal(key.status, 200);
+  assert.match(await key.text(), /demo application/);
+}
+
+describe('the server process', { concurrency: true }, () => {
+  const refused: readonly [NodeJS.ProcessEnv, string][] = [
+    // One refused by loadConfig, one by openStore: the two ways start-up can fail on configuration
+    // (every variable is covered by the loadConfig table above).
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+  ];
+  for (const [env, variable] of refused) {
+    it(`exits non-zero naming ${variable} for ${JSON.stringify(env)}`, async (t) => {
+      const dir = await tempDir(t);
+      const server = runServer(t, { DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}`, ...env });
+      const { code } = await server.exited;
+      assert.notEqual(code, 0);
+      assert.notEqual(code, null);
+      assert.match(server.stderr(), new RegExp(`\\b${variable}\\b`));
+      assert.doesNotMatch(server.stdout(), /demo credentials/);
+    });
+  }
+
+  it('prints demo credentials once on a new database; they work; SIGTERM exits 0', async (t) => {
+    const dir = await tempDir(t);
+    const env = {
+      DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}`,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    };
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const first = runServer(t, { ...env, PORT: String(port) });
+    await first.waitFor(LISTENING);
+    const output = first.stdout();
+    assert.equal(output.match(/demo credentials/g)?.length, 1);
+    const demo = demoOf(output);
+    assert.equal(demo.username, 'demo');
+    assert.match(demo.apiKey, /^vk_/);
+    assert.equal(demo.docs, `${base}/api/docs`);
+    const docs = await fetch(demo.docs);
+    assert.equal(docs.status, 200);
+    await assertDemoWorks(base, demo);
+    // Shown on the terminal only: no log line carries them.
+    const logLines = output.split('\n').filter((line) => line.startsWith('{'));
+    assert.ok(logLines.length > 0);
+    for (const secret of [demo.password, demo.apiKey]) {
+      assert.deepEqual(
+        logLines.filter((line) => line.includes(secret)),
+        [],
+      );
+    }
+    assert.deepEqual(await first.stop(), { code: 0, signal: null });
+
+    const secondPort = await freePort();
+    const second = runServer(t, { ...env, PORT: String(secondPort) });
+    await second.waitFor(LISTENING);
+    assert.doesNotMatch(second.stdout(), /demo credentials|API key|password/);
+    await assertDemoWorks(`http://127.0.0.1:${secondPort}`, demo);
+    assert.deepEqual(await second.stop(), { code: 0, signal: null });
+  });
+
+  it('with PORT=0, prints the docs address of the port actually bound', async (t) => {
+    const dir = await tempDir(t);
+    const server = runServer(t, { DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}`, PORT: '0' });
+    const address = (await server.waitFor(/"address":"(http:\/\/[^"]+)"/))[1];
+    const { docs } = demoOf(server.stdout());
+    assert.equal((await server.stop()).code, 0);
+    assert.equal(docs, `${address}/api/docs`);
+  });
+});
