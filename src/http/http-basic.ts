@@ -3,18 +3,11 @@ import {
   CredentialAuthenticator,
   DEFAULT_MAX_CREDENTIAL_LENGTH,
 } from '../core/credential-authenticator.js';
-import {
-  ABSENT,
-  REJECTED,
-  type Awaitable,
-  type Extraction,
-  type Nothing,
-} from '../core/outcome.js';
+import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requireHook } from '../internal/hook.js';
-import { singleHeader } from '../internal/single-header.js';
-import { isScheme, parseAuthorization } from './parse-authorization.js';
+import { authorizationCredentials } from './authorization-credentials.js';
 import { parseBasicCredentials, type BasicCredentials } from './parse-basic-credentials.js';
 
 /** The Basic hook: check a username and password, or return nothing to reject. */
@@ -80,14 +73,9 @@ export class HttpBasic<TAuth = unknown> extends CredentialAuthenticator<BasicCre
   }
 
   protected override extract(request: RequestView): Extraction<BasicCredentials> {
-    const header = singleHeader(request, 'authorization');
-    if (header.state !== 'present') return header;
-    const parts = parseAuthorization(header.credential);
-    if (parts === undefined || !isScheme(parts.scheme, 'basic') || parts.credentials === '') {
-      return ABSENT;
-    }
-    if (parts.credentials.length > this.#maxLength) return REJECTED;
-    const credentials = parseBasicCredentials(parts.credentials);
+    const found = authorizationCredentials(request, 'basic', this.#maxLength);
+    if (found.state !== 'present') return found;
+    const credentials = parseBasicCredentials(found.credential);
     return credentials === undefined ? REJECTED : { state: 'present', credential: credentials };
   }
 

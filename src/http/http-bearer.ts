@@ -3,19 +3,12 @@ import {
   CredentialAuthenticator,
   DEFAULT_MAX_CREDENTIAL_LENGTH,
 } from '../core/credential-authenticator.js';
-import {
-  ABSENT,
-  REJECTED,
-  type Awaitable,
-  type Extraction,
-  type Nothing,
-} from '../core/outcome.js';
+import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requireHook, schemeNamePart } from '../internal/hook.js';
-import { singleHeader } from '../internal/single-header.js';
+import { authorizationCredentials } from './authorization-credentials.js';
 import { isB64token } from './is-b64token.js';
-import { isScheme, parseAuthorization } from './parse-authorization.js';
 
 /** The Bearer hook: resolve a token to the caller, or return nothing to reject. */
 export type BearerHook<TAuth> = (request: AuthRequest, token: string) => Awaitable<TAuth | Nothing>;
@@ -80,15 +73,9 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
   }
 
   protected override extract(request: RequestView): Extraction<string> {
-    const header = singleHeader(request, 'authorization');
-    if (header.state !== 'present') return header;
-    const parts = parseAuthorization(header.credential);
-    if (parts === undefined || !isScheme(parts.scheme, 'bearer') || parts.credentials === '') {
-      return ABSENT;
-    }
-    const token = parts.credentials;
-    if (token.length > this.#maxLength || !isB64token(token)) return REJECTED;
-    return { state: 'present', credential: token };
+    const found = authorizationCredentials(request, 'bearer', this.#maxLength);
+    if (found.state === 'present' && !isB64token(found.credential)) return REJECTED;
+    return found;
   }
 
   protected override invoke(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {

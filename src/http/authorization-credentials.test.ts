@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RequestView } from '../core/request.js';
+import { authorizationCredentials } from './authorization-credentials.js';
+
+function request(...values: string[]): RequestView {
+  return {
+    method: 'GET',
+    url: '/',
+    headers: values.length === 0 ? {} : { authorization: values[0] },
+    raw: { rawHeaders: values.flatMap((value) => ['Authorization', value]) },
+  };
+}
+
+describe('authorizationCredentials', () => {
+  const rows: [string, RequestView, string | undefined, string][] = [
+    ['no header', request(), undefined, 'absent'],
+    ['another scheme', request('Basic abc'), undefined, 'absent'],
+    ['scheme word alone', request('Bearer'), undefined, 'absent'],
+    ['a tab instead of a space', request('Bearer\tabc'), undefined, 'absent'],
+    ['two header lines', request('Bearer a', 'Bearer b'), undefined, 'ambiguous'],
+    ['longer than allowed', request(`Bearer ${'a'.repeat(11)}`), undefined, 'rejected'],
+    ['present, any case, several spaces', request('bEaReR   abc'), 'abc', 'present'],
+  ];
+  for (const [name, input, credential, state] of rows) {
+    it(`${name} → ${state}`, () => {
+      const found = authorizationCredentials(input, 'bearer', 10);
+      assert.equal(found.state, state);
+      if (found.state === 'present') assert.equal(found.credential, credential);
+    });
+  }
+});
