@@ -1,0 +1,112 @@
+import bearerAuth from '@fastify/bearer-auth';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { APIKeyHeader, APIKeyQuery, HttpBearer, timingSafeEqual } from '../src/index.js';
+import { vouch } from '../src/fastify/index.js';
+
+/** The one Bearer token every authenticated route accepts. */
+export const BENCH_TOKEN = 'bnch_5c1f0e8a9d2b47c6a3e1f0d9b8c7a6e5d4c3b2a1';
+/** The one API key `/apikey` accepts. */
+export const BENCH_API_KEY = 'key_0f9e8d7c6b5a49382716a5b4c3d2e1f0';
+
+/**
+ * The headers of every timed request, on every route, the no-auth one included: request sizes
+ * and header parsing are the same everywhere, so only the authentication differs.
+ */
+export const benchHeaders: Readonly<Record<string, string>> = {
+  authorization: `Bearer ${BENCH_TOKEN}`,
+  'x-api-key': BENCH_API_KEY,
+};
+
+/** What a route is compared as: the baseline, one authenticator, or a list of them. */
+export type RouteKind = 'baseline' | 'single' | 'list';
+
+/** A benchmarked route and the credential it needs. */
+export interface BenchRoute {
+  readonly path: string;
+  readonly kind: RouteKind;
+  readonly description: string;
+  /** The header carrying its credential (`undefined` for the no-auth route). */
+  readonly credentialHeader: string | undefined;
+}
+
+/** The routes, baseline first. */
+export const benchRoutes: readonly BenchRoute[] = [
+  {
+    path: '/none',
+    kind: 'baseline',
+    description: 'vouch registered, auth: null',
+    credentialHeader: undefined,
+  },
+  {
+    path: '/bearer',
+    kind: 'single',
+    description: 'HttpBearer, static timingSafeEqual check',
+    credentialHeader: 'authorization',
+  },
+  {
+    path: '/apikey',
+    kind: 'single',
+    description: 'APIKeyHeader X-API-Key, static timingSafeEqual check',
+    credentialHeader: 'x-api-key',
+  },
+  {
+    path: '/list',
+    kind: 'list',
+    description: '[APIKeyQuery, APIKeyHeader, HttpBearer]; only the last has a credential',
+    credentialHeader: 'authorization',
+  },
+  {
+    path: '/fastify-bearer-auth',
+    kind: 'single',
+    description: '@fastify/bearer-auth, keys: Set of one token',
+    credentialHeader: 'authorization',
+  },
+];
+
+/** The body every route answers with. */
+export const BENCH_BODY = { ok: true } as const;
+
+const caller = { id: 'bench' } as const;
+
+/**
+ * The benchmarked app: one small JSON route per kind of authentication, all in one Fastify
+ * instance with vouch registered, so the routes differ only in their `onRequest` work. Never
+ * listens; `bench/server.ts` does.
+ */
+export async function buildBenchApp(): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  await app.register(vouch, { csrf: false });
+
+  const bearer = new HttpBearer({
+    authenticate: (_request, token) => (timingSafeEqual(token, BENCH_TOKEN) ? caller : undefined),
+  });
+  const apiKey = new APIKeyHeader({
+    paramName: 'X-API-Key',
+    authenticate: (_request, key) => (timingSafeEqual(key, BENCH_API_KEY) ? caller : undefined),
+  });
+  // Different names from /apikey's, so the request (which carries X-API-Key) has no credential
+  // for the first two: both run, find nothing, and the Bearer token at the end decides.
+  const listQuery = new APIKeyQuery({
+    paramName: 'api_key',
+    authenticate: (_request, key) => (timingSafeEqual(key, BENCH_API_KEY) ? caller : undefined),
+  });
+  const listHeader = new APIKeyHeader({
+    paramName: 'X-Client-Key',
+    authenticate: (_request, key) => (timingSafeEqual(key, BENCH_API_KEY) ? caller : undefined),
+  });
+
+  app.get('/none', { auth: null }, async () => BENCH_BODY);
+  app.get('/bearer', { auth: bearer }, async () => BENCH_BODY);
+  app.get('/apikey', { auth: apiKey }, async () => BENCH_BODY);
+  app.get('/list', { auth: [listQuery, listHeader, bearer] }, async () => BENCH_BODY);
+
+  // The same check done by the official plugin, in its own encapsulated context so that its
+  // onRequest hook applies to this route only.
+  await app.register(async (child) => {
+    await child.register(bearerAuth, { keys: new Set([BENCH_TOKEN]) });
+    child.get('/fastify-bearer-auth', async () => BENCH_BODY);
+  });
+
+  await app.ready();
+  return app;
+}

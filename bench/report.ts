@@ -1,0 +1,137 @@
+import type { BenchRoute } from './app.js';
+
+/** One timed autocannon run against one route. */
+export interface Run {
+  readonly round: number;
+  readonly path: string;
+  readonly requestsPerSecond: number;
+  readonly requests: number;
+  readonly seconds: number;
+  readonly latencyP50: number;
+  readonly latencyP99: number;
+  /** Server CPU time per request, µs. */
+  readonly serverMicrosPerRequest: number;
+  /** Server CPU time over wall time: close to 1 when the server is the bottleneck. */
+  readonly serverCpuShare: number;
+  /** autocannon's (this process's) CPU time over wall time. */
+  readonly clientCpuShare: number;
+  /**
+   * CPU time of everything else on the machine over wall time, in cores (Linux only): how much
+   * other processes competed with the benchmark during this run.
+   */
+  readonly otherCores: number | null;
+}
+
+/** A route's figures over all rounds, compared with the baseline route. */
+export interface Summary {
+  readonly path: string;
+  readonly kind: BenchRoute['kind'];
+  readonly description: string;
+  readonly medianRequestsPerSecond: number;
+  readonly minRequestsPerSecond: number;
+  readonly maxRequestsPerSecond: number;
+  /** Median req/s over the baseline's median req/s: the figure the target is judged on. */
+  readonly ratio: number;
+  /** Median over rounds of req/s over the baseline's req/s in the same round. */
+  readonly pairedRatio: number;
+  readonly medianServerMicrosPerRequest: number;
+  /**
+   * The baseline's server CPU per request over this route's: the throughput ratio a server with
+   * a core of its own would see. Less disturbed by other processes than req/s.
+   */
+  readonly cpuRatio: number;
+  readonly medianServerCpuShare: number;
+  readonly target: number | null;
+  readonly pass: boolean | null;
+}
+
+/** The median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Summarises the runs of each route against those of the first (the baseline). */
+export function summarise(
+  routes: readonly BenchRoute[],
+  runs: readonly Run[],
+  target: number,
+): Summary[] {
+  const of = (path: string) => runs.filter((run) => run.path === path);
+  const baselineRuns = of(routes[0]!.path);
+  const baselineRate = median(baselineRuns.map((run) => run.requestsPerSecond));
+  const baselineMicros = median(baselineRuns.map((run) => run.serverMicrosPerRequest));
+  return routes.map((route) => {
+    const mine = of(route.path);
+    const rates = mine.map((run) => run.requestsPerSecond);
+    const micros = median(mine.map((run) => run.serverMicrosPerRequest));
+    const ratio = median(rates) / baselineRate;
+    const paired = mine.map((run) => {
+      const base = baselineRuns.find((b) => b.round === run.round)!;
+      return run.requestsPerSecond / base.requestsPerSecond;
+    });
+    const routeTarget = route.kind === 'single' ? target : null;
+    return {
+      path: route.path,
+      kind: route.kind,
+      description: route.description,
+      medianRequestsPerSecond: median(rates),
+      minRequestsPerSecond: Math.min(...rates),
+      maxRequestsPerSecond: Math.max(...rates),
+      ratio,
+      pairedRatio: median(paired),
+      medianServerMicrosPerRequest: micros,
+      cpuRatio: baselineMicros / micros,
+      medianServerCpuShare: median(mine.map((run) => run.serverCpuShare)),
+      target: routeTarget,
+      pass: routeTarget === null ? null : ratio >= routeTarget,
+    };
+  });
+}
+
+const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
+const times = (n: number) => `${n.toFixed(3)}×`;
+
+function verdict(s: Summary): string {
+  if (s.pass !== null) return s.pass ? 'pass' : 'FAIL';
+  return s.kind === 'baseline' ? 'baseline' : 'reported';
+}
+
+/** The summaries as a Markdown table. */
+export function table(summaries: readonly Summary[]): string {
+  const rows = [
+    [
+      'route',
+      'median req/s',
+      'min–max req/s',
+      'ratio',
+      'target',
+      'result',
+      'paired ratio',
+      'server µs/req',
+      'CPU ratio',
+      'server CPU',
+    ],
+    ...summaries.map((s) => [
+      s.path,
+      thousands(s.medianRequestsPerSecond),
+      `${thousands(s.minRequestsPerSecond)}–${thousands(s.maxRequestsPerSecond)}`,
+      times(s.ratio),
+      s.target === null ? '—' : `≥ ${s.target.toFixed(2)}×`,
+      verdict(s),
+      times(s.pairedRatio),
+      s.medianServerMicrosPerRequest.toFixed(1),
+      times(s.cpuRatio),
+      `${Math.round(s.medianServerCpuShare * 100)} %`,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const cells = (row: readonly string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)));
+  const rule = widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`));
+  return [rows[0]!, ...rows.slice(1)]
+    .map((row) => `| ${cells(row).join(' | ')} |`)
+    .toSpliced(1, 0, `| ${rule.join(' | ')} |`)
+    .join('\n');
+}

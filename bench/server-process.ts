@@ -1,0 +1,98 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+/** The benchmarked server, running in a child process. */
+export interface ServerProcess {
+  readonly pid: number;
+  readonly port: number;
+  /** The server's CPU time so far (user + system), in microseconds. */
+  cpu(): Promise<number>;
+  /** Closes the app and waits for the process to exit (which writes a `--cpu-prof` profile). */
+  close(): Promise<void>;
+}
+
+interface ServerMessage {
+  readonly type: 'listening' | 'cpu';
+  readonly port?: number;
+  readonly user?: number;
+  readonly system?: number;
+}
+
+function nextMessage(child: ChildProcess, type: ServerMessage['type']): Promise<ServerMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ServerMessage) => {
+      if (message.type !== type) return;
+      cleanup();
+      resolve(message);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`bench server exited (code ${String(code)}) while waiting for '${type}'`));
+    };
+    const cleanup = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+/**
+ * Starts `bench/server.ts` with `node --import tsx` in a child process, so that it has an event
+ * loop (and, on two cores, a core) of its own, apart from autocannon's.
+ *
+ * @param execArgv - extra Node options for the server, e.g. `--cpu-prof`.
+ */
+export async function startServer(
+  cwd: string,
+  execArgv: readonly string[],
+): Promise<ServerProcess> {
+  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
+    cwd,
+    execArgv: ['--import', 'tsx', ...execArgv],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const { port } = await nextMessage(child, 'listening');
+  if (port === undefined || child.pid === undefined) throw new Error('bench server sent no port');
+  return {
+    pid: child.pid,
+    port,
+    async cpu() {
+      const reply = nextMessage(child, 'cpu');
+      child.send({ type: 'cpu' });
+      const { user = 0, system = 0 } = await reply;
+      return user + system;
+    },
+    async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ type: 'close' });
+      await exited;
+    },
+  };
+}
+
+/** One GET over a fresh loopback connection: its status and body. */
+export function get(
+  port: number,
+  path: string,
+  headers: Readonly<Record<string, string>>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { ...headers }, agent: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
