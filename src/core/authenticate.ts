@@ -1,7 +1,7 @@
 import { isAllOfRequirement, type Requirement } from './auth-spec.js';
 import type { Authenticator } from './authenticator.js';
 import { AuthenticationError, BadRequestError, CsrfError } from './errors.js';
-import type { Outcome } from './outcome.js';
+import { isPromiseLike, type Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
 
 /** A CSRF check's verdict: passed, failed, or waiting for the form body (`defer`). */
@@ -72,7 +72,7 @@ export async function authenticate(
   let deferred: AuthSuccess | undefined;
   // An authenticator named in several requirements ([allOf(a, b), b]) runs once per request:
   // hooks may count attempts or hit a store.
-  const seen = requirements.length > 1 ? new Map<Authenticator, Outcome<unknown>>() : undefined;
+  const seen = hasRepeats(requirements) ? new Map<Authenticator, Outcome<unknown>>() : undefined;
 
   for (const requirement of requirements) {
     const values: unknown[] = [];
@@ -82,7 +82,9 @@ export async function authenticate(
       let outcome = seen?.get(authenticator);
       if (outcome === undefined) {
         try {
-          outcome = await authenticator.verify(request);
+          const verdict = authenticator.verify(request);
+          // Awaiting only real promises keeps a synchronous verdict off the microtask queue.
+          outcome = isPromiseLike(verdict) ? await verdict : verdict;
         } catch (error) {
           tried.push({ authenticator, rejected: true });
           return { ok: false, error, thrown: true, challenges: challenges(tried, options.realm) };
@@ -124,6 +126,19 @@ export async function authenticate(
     thrown: false,
     challenges: challenges(tried, options.realm),
   };
+}
+
+const repeats = new WeakMap<readonly Requirement[], boolean>();
+
+/** Whether an authenticator stands in more than one requirement; decided once per list. */
+function hasRepeats(requirements: readonly Requirement[]): boolean {
+  let known = repeats.get(requirements);
+  if (known === undefined) {
+    const members = requirements.flat();
+    known = new Set(members).size !== members.length;
+    repeats.set(requirements, known);
+  }
+  return known;
 }
 
 function challenges(tried: readonly Tried[], realm: string): string[] {

@@ -52,9 +52,11 @@ export abstract class Authenticator<TAuth = unknown> {
 
   /**
    * Finds the credential, runs the hook and judges its result. Never throws for bad input;
-   * errors thrown by the hook itself propagate to the API's exception handlers.
+   * errors thrown by the hook itself propagate to the API's exception handlers. Answers
+   * synchronously when nothing had to be awaited (no credential, a synchronous hook), so the
+   * hot path costs no promise; await it either way.
    */
-  abstract verify(request: RequestView): Promise<Outcome<TAuth>>;
+  abstract verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>>;
 }
 
 /** Quotes a value for an auth-param (RFC 9110 §5.6.4 quoted-string). */

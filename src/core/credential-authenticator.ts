@@ -2,6 +2,7 @@ import { Authenticator } from './authenticator.js';
 import {
   isAccepted,
   REJECTED,
+  settle,
   type Awaitable,
   type Extraction,
   type Nothing,
@@ -32,15 +33,17 @@ export abstract class CredentialAuthenticator<TCredential, TAuth> extends Authen
     return undefined;
   }
 
-  override async verify(request: RequestView): Promise<Outcome<TAuth>> {
+  override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
     const found = this.extract(request);
     if (found.state !== 'present') return found;
+    const credential = found.credential;
     // The adapter passes its own request object, which is the registered AuthRequest type.
-    const value = await this.invoke(request as AuthRequest, found.credential);
-    if (!isAccepted(value)) return REJECTED;
-    const csrfBinding = this.csrfBinding(found.credential);
-    return csrfBinding === undefined
-      ? { state: 'accepted', value }
-      : { state: 'accepted', value, csrfBinding };
+    return settle(this.invoke(request as AuthRequest, credential), (value): Outcome<TAuth> => {
+      if (!isAccepted(value)) return REJECTED;
+      const csrfBinding = this.csrfBinding(credential);
+      return csrfBinding === undefined
+        ? { state: 'accepted', value }
+        : { state: 'accepted', value, csrfBinding };
+    });
   }
 }

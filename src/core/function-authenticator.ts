@@ -1,5 +1,12 @@
 import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
-import { isAccepted, REJECTED, type Awaitable, type Nothing, type Outcome } from './outcome.js';
+import {
+  isAccepted,
+  REJECTED,
+  settle,
+  type Awaitable,
+  type Nothing,
+  type Outcome,
+} from './outcome.js';
 import type { AuthRequest, RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
 import { requirePrintable, schemeNamePart } from '../internal/hook.js';
@@ -45,9 +52,10 @@ export class FunctionAuthenticator<TAuth = unknown> extends Authenticator<TAuth>
     return this.#challenge;
   }
 
-  override async verify(request: RequestView): Promise<Outcome<TAuth>> {
-    const value = await this.fn(request as AuthRequest);
-    return isAccepted(value) ? { state: 'accepted', value } : REJECTED;
+  override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
+    return settle(this.fn(request as AuthRequest), (value): Outcome<TAuth> =>
+      isAccepted(value) ? { state: 'accepted', value } : REJECTED,
+    );
   }
 }
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ABSENT, AMBIGUOUS, REJECTED, isAccepted } from './outcome.js';
+import { ABSENT, AMBIGUOUS, REJECTED, isAccepted, isPromiseLike, settle } from './outcome.js';
+import { HttpBearer } from '../http/http-bearer.js';
+import { authFunction } from './function-authenticator.js';
 
 describe('isAccepted', () => {
   for (const value of [undefined, null, false]) {
@@ -34,5 +36,53 @@ describe('shared verdicts', () => {
     assert.equal(REJECTED.state, 'rejected');
     assert.equal(AMBIGUOUS.state, 'ambiguous');
     for (const verdict of [ABSENT, REJECTED, AMBIGUOUS]) assert.ok(Object.isFrozen(verdict));
+  });
+});
+
+describe('isPromiseLike and settle', () => {
+  it('tells thenables from values', () => {
+    assert.equal(isPromiseLike(Promise.resolve(1)), true);
+    assert.equal(isPromiseLike({ then: () => undefined }), true);
+    for (const value of [1, 'x', null, undefined, { then: 1 }, () => undefined]) {
+      assert.equal(isPromiseLike(value), false);
+    }
+  });
+
+  it('judges a value at once and a pending one when it settles', async () => {
+    assert.equal(
+      settle(2, (n) => n * 2),
+      4,
+    );
+    const pending = settle(Promise.resolve(2), (n) => n * 2);
+    assert.ok(pending instanceof Promise);
+    assert.equal(await pending, 4);
+  });
+});
+
+describe('verify answers synchronously when nothing was awaited', () => {
+  const request = (authorization?: string) => ({
+    method: 'GET',
+    url: '/',
+    headers: authorization === undefined ? {} : { authorization },
+  });
+
+  it('for an absent credential and for a synchronous hook', () => {
+    const bearer = new HttpBearer({
+      authenticate: (_r, token) => (token === 'ok' ? 1 : undefined),
+    });
+    assert.deepEqual(bearer.verify(request()), { state: 'absent' });
+    assert.deepEqual(bearer.verify(request('Bearer ok')), { state: 'accepted', value: 1 });
+    assert.deepEqual(bearer.verify(request('Bearer no')), { state: 'rejected' });
+    assert.deepEqual(authFunction(() => 'fn').verify(request()), {
+      state: 'accepted',
+      value: 'fn',
+    });
+  });
+
+  it('with a promise for an async hook', async () => {
+    const bearer = new HttpBearer({ authenticate: async () => 1 });
+    const verdict = bearer.verify(request('Bearer ok'));
+    assert.ok(verdict instanceof Promise);
+    assert.deepEqual(await verdict, { state: 'accepted', value: 1 });
   });
 });

@@ -12,6 +12,23 @@ export function isAccepted<T>(value: T | Nothing): value is T {
   return value !== undefined && value !== null && value !== false;
 }
 
+/** Whether a hook's result must be awaited: anything with a `then` method is. */
+export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * Applies `judge` to a value that may still be pending, without a microtask when it is not:
+ * a synchronous hook costs no promise.
+ */
+export function settle<T, R>(value: T | PromiseLike<T>, judge: (value: T) => R): R | Promise<R> {
+  return isPromiseLike(value) ? Promise.resolve(value).then(judge) : judge(value);
+}
+
 /** The credential was not there at all; the hook was not called. */
 export interface Absent {
   readonly state: 'absent';

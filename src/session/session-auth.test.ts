@@ -88,7 +88,7 @@ describe('SessionAuth', () => {
         destroy: () => Promise.reject(down),
       },
     });
-    await assert.rejects(session.verify(request('sessionid=s1')), down);
+    await assert.rejects(async () => session.verify(request('sessionid=s1')), down);
   });
 
   it('can be subclassed to add checks', async () => {

@@ -315,7 +315,7 @@ describe('RFC 9110 §5.3: a repeated Authorization field is ambiguous (400)', ()
         headers: req.headers,
         raw: req,
       };
-      void auth.verify(view).then((outcome) => {
+      void Promise.resolve(auth.verify(view)).then((outcome) => {
         seen.push({ first: req.headers.authorization, outcome });
         res.end();
       });
