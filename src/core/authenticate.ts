@@ -60,72 +60,161 @@ interface Tried {
  * the list and its error is returned for the exception handlers. A cookie credential failing CSRF
  * is unusable, so the next requirement still runs; 403 only when nothing else accepts.
  */
-export async function authenticate(
+export function authenticate(
   requirements: readonly Requirement[],
   request: RequestView,
   options: AuthenticateOptions,
 ): Promise<AuthResult> {
-  const tried: Tried[] = [];
-  const csrf =
-    options.csrf !== undefined && !SAFE_METHODS.has(request.method) ? options.csrf : undefined;
-  let csrfFailed = false;
-  let deferred: AuthSuccess | undefined;
+  return Promise.resolve(evaluate(requirements, request, options));
+}
+
+/**
+ * {@link authenticate} without a promise when none is needed: the result is returned directly
+ * when every verdict was synchronous, and a promise from the first pending verdict on. Adapters
+ * use it to keep synchronous hooks off the microtask queue.
+ */
+export function evaluate(
+  requirements: readonly Requirement[],
+  request: RequestView,
+  options: AuthenticateOptions,
+): AuthResult | Promise<AuthResult> {
+  return new Evaluation(requirements, request, options).run(0, 0);
+}
+
+/** What one verdict means for the walk: next member, next requirement, or the final answer. */
+type Step = 'member' | 'requirement' | AuthResult;
+
+// One walk over the requirements. It runs synchronously until a verdict is pending, then resumes
+// from that very member when it settles; its fields carry the walk across that pause.
+class Evaluation {
+  readonly #requirements: readonly Requirement[];
+  readonly #request: RequestView;
+  readonly #realm: string;
+  readonly #csrf: CsrfVerifier | undefined;
   // An authenticator named in several requirements ([allOf(a, b), b]) runs once per request:
   // hooks may count attempts or hit a store.
-  const seen = hasRepeats(requirements) ? new Map<Authenticator, Outcome<unknown>>() : undefined;
+  readonly #seen: Map<Authenticator, Outcome<unknown>> | undefined;
+  // Allocated only when needed: a request that passes at once allocates neither.
+  #tried: Tried[] | undefined;
+  #csrfFailed = false;
+  #deferred: AuthSuccess | undefined;
+  #values: unknown[] | undefined;
+  #deferredBinding: string | undefined;
 
-  for (const requirement of requirements) {
-    const values: unknown[] = [];
-    let deferredBinding: string | undefined;
-    let passed = true;
-    for (const authenticator of requirement) {
-      let outcome = seen?.get(authenticator);
-      if (outcome === undefined) {
-        try {
-          const verdict = authenticator.verify(request);
-          // Awaiting only real promises keeps a synchronous verdict off the microtask queue.
-          outcome = isPromiseLike(verdict) ? await verdict : verdict;
-        } catch (error) {
-          tried.push({ authenticator, rejected: true });
-          return { ok: false, error, thrown: true, challenges: challenges(tried, options.realm) };
-        }
-        seen?.set(authenticator, outcome);
-      }
-      if (outcome.state === 'ambiguous') {
-        return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
-      }
-      if (outcome.state !== 'accepted') {
-        tried.push({ authenticator, rejected: outcome.state === 'rejected' });
-        passed = false;
-        break;
-      }
-      if (csrf !== undefined && authenticator.cookieBased) {
-        // A cookie-based authenticator that names no binding is still checked (fail closed).
-        const binding = outcome.csrfBinding ?? '';
-        const verdict = csrf(request, binding);
-        if (verdict === 'fail') {
-          csrfFailed = true;
-          passed = false;
-          break;
-        }
-        if (verdict === 'defer') deferredBinding = binding;
-      }
-      values.push(outcome.value);
-    }
-    if (!passed) continue;
-    const value = requirement.length === 1 && !isAllOfRequirement(requirement) ? values[0] : values;
-    if (deferredBinding === undefined) return { ok: true, value, requirement };
-    deferred ??= { ok: true, value, requirement, csrfDeferred: deferredBinding };
+  constructor(
+    requirements: readonly Requirement[],
+    request: RequestView,
+    options: AuthenticateOptions,
+  ) {
+    this.#requirements = requirements;
+    this.#request = request;
+    this.#realm = options.realm;
+    this.#csrf =
+      options.csrf !== undefined && !SAFE_METHODS.has(request.method) ? options.csrf : undefined;
+    this.#seen = hasRepeats(requirements) ? new Map() : undefined;
   }
 
-  if (deferred !== undefined) return deferred;
-  if (csrfFailed) return { ok: false, error: new CsrfError(), thrown: false, challenges: [] };
-  return {
-    ok: false,
-    error: new AuthenticationError(),
-    thrown: false,
-    challenges: challenges(tried, options.realm),
-  };
+  /** Walks from member `m` of requirement `r` on. */
+  run(r: number, m: number): AuthResult | Promise<AuthResult> {
+    for (; r < this.#requirements.length; r++, m = 0) {
+      const requirement = this.#requirements[r] as Requirement;
+      if (m === 0) {
+        this.#values = undefined;
+        this.#deferredBinding = undefined;
+      }
+      let failed = false;
+      for (; m < requirement.length; m++) {
+        const authenticator = requirement[m] as Authenticator;
+        let outcome = this.#seen?.get(authenticator);
+        if (outcome === undefined) {
+          let verdict;
+          try {
+            verdict = authenticator.verify(this.#request);
+          } catch (error) {
+            return this.#thrown(authenticator, error);
+          }
+          if (isPromiseLike(verdict)) return this.#resume(verdict, authenticator, r, m);
+          outcome = verdict;
+          this.#seen?.set(authenticator, outcome);
+        }
+        const step = this.#judge(authenticator, outcome);
+        if (step === 'requirement') {
+          failed = true;
+          break;
+        }
+        if (step !== 'member') return step;
+      }
+      if (failed) continue;
+      const success = this.#passed(requirement);
+      if (success !== undefined) return success;
+    }
+    return this.#finish();
+  }
+
+  #resume(
+    verdict: PromiseLike<Outcome<unknown>>,
+    authenticator: Authenticator,
+    r: number,
+    m: number,
+  ): Promise<AuthResult> {
+    return Promise.resolve(verdict).then(
+      (outcome) => {
+        this.#seen?.set(authenticator, outcome);
+        const step = this.#judge(authenticator, outcome);
+        if (step === 'member') return this.run(r, m + 1);
+        if (step === 'requirement') return this.run(r + 1, 0);
+        return step;
+      },
+      (error: unknown) => this.#thrown(authenticator, error),
+    );
+  }
+
+  #judge(authenticator: Authenticator, outcome: Outcome<unknown>): Step {
+    if (outcome.state === 'ambiguous') {
+      return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
+    }
+    if (outcome.state !== 'accepted') {
+      (this.#tried ??= []).push({ authenticator, rejected: outcome.state === 'rejected' });
+      return 'requirement';
+    }
+    if (this.#csrf !== undefined && authenticator.cookieBased) {
+      // A cookie-based authenticator that names no binding is still checked (fail closed).
+      const binding = outcome.csrfBinding ?? '';
+      const verdict = this.#csrf(this.#request, binding);
+      if (verdict === 'fail') {
+        this.#csrfFailed = true;
+        return 'requirement';
+      }
+      if (verdict === 'defer') this.#deferredBinding = binding;
+    }
+    (this.#values ??= []).push(outcome.value);
+    return 'member';
+  }
+
+  #passed(requirement: Requirement): AuthSuccess | undefined {
+    const values = this.#values as unknown[];
+    const value = requirement.length === 1 && !isAllOfRequirement(requirement) ? values[0] : values;
+    if (this.#deferredBinding === undefined) return { ok: true, value, requirement };
+    this.#deferred ??= { ok: true, value, requirement, csrfDeferred: this.#deferredBinding };
+    return undefined;
+  }
+
+  #thrown(authenticator: Authenticator, error: unknown): AuthFailure {
+    (this.#tried ??= []).push({ authenticator, rejected: true });
+    return { ok: false, error, thrown: true, challenges: challenges(this.#tried, this.#realm) };
+  }
+
+  #finish(): AuthResult {
+    if (this.#deferred !== undefined) return this.#deferred;
+    if (this.#csrfFailed)
+      return { ok: false, error: new CsrfError(), thrown: false, challenges: [] };
+    return {
+      ok: false,
+      error: new AuthenticationError(),
+      thrown: false,
+      challenges: challenges(this.#tried ?? [], this.#realm),
+    };
+  }
 }
 
 const repeats = new WeakMap<readonly Requirement[], boolean>();

@@ -2,13 +2,15 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  onRequestAsyncHookHandler,
+  HookHandlerDoneFunction,
+  onRequestHookHandler,
   preHandlerAsyncHookHandler,
   RouteOptions,
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.js';
-import { authenticate, type AuthenticateOptions } from '../core/authenticate.js';
+import { evaluate, type AuthenticateOptions, type AuthResult } from '../core/authenticate.js';
+import { isPromiseLike } from '../core/outcome.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
 import { SchemeRegistry } from '../core/scheme-registry.js';
 import { requirePrintable } from '../internal/hook.js';
@@ -147,28 +149,51 @@ function toArray<T>(value: T | T[] | undefined): T[] {
 }
 
 // Authentication runs in onRequest, before the body is read or validated: nothing
-// unauthenticated costs a body parse, and a huge or malformed body still answers 401.
+// unauthenticated costs a body parse, and a huge or malformed body still answers 401. A callback
+// hook rather than an async one: when every verdict was synchronous the request goes on without
+// a promise or a microtask turn.
 function authHook(
   requirements: readonly Requirement[],
   engine: AuthenticateOptions,
-): onRequestAsyncHookHandler {
-  return async function vouchAuthenticate(
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<void> {
-    const result = await authenticate(requirements, request, engine);
-    const vouchRequest = request as VouchRequest;
-    if (result.ok) {
-      request.auth = result.value;
-      vouchRequest[kWinner] = result.requirement;
-      if (result.csrfDeferred !== undefined) vouchRequest[kCsrfDeferred] = result.csrfDeferred;
-      if (isPrivate(result.requirement)) reply.header('cache-control', 'private');
-      return;
+): onRequestHookHandler {
+  // Decided once per route rather than on every request.
+  const privateRequirements = new Set(requirements.filter(isPrivate));
+  return function vouchAuthenticate(request, reply, done): void {
+    const result = evaluate(requirements, request, engine);
+    if (isPromiseLike(result)) {
+      result.then((settled) => {
+        conclude(settled, request, reply, done, privateRequirements);
+      }, done);
+    } else {
+      conclude(result, request, reply, done, privateRequirements);
     }
-    vouchRequest[kChallenges] = result.challenges;
-    if (result.thrown) throw result.error;
-    await sendVouchError(reply, result.error as VouchError, result.challenges);
   };
+}
+
+/** Attaches the winner and goes on, hands a thrown error to the error handler, or answers. */
+function conclude(
+  result: AuthResult,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+  privateRequirements: ReadonlySet<Requirement>,
+): void {
+  const vouchRequest = request as VouchRequest;
+  if (result.ok) {
+    request.auth = result.value;
+    vouchRequest[kWinner] = result.requirement;
+    if (result.csrfDeferred !== undefined) vouchRequest[kCsrfDeferred] = result.csrfDeferred;
+    if (privateRequirements.has(result.requirement)) reply.header('cache-control', 'private');
+    done();
+    return;
+  }
+  vouchRequest[kChallenges] = result.challenges;
+  if (result.thrown) {
+    done(result.error as Error);
+    return;
+  }
+  // Answering from a callback hook ends the chain; done() must not be called as well.
+  sendVouchError(reply, result.error as VouchError, result.challenges);
 }
 
 // A form post may carry its CSRF token in the body instead of the header; the body exists only
