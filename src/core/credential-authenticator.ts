@@ -2,7 +2,7 @@ import { Authenticator } from './authenticator.js';
 import {
   isAccepted,
   REJECTED,
-  settle,
+  isPromiseLike,
   type Awaitable,
   type Extraction,
   type Nothing,
@@ -38,12 +38,17 @@ export abstract class CredentialAuthenticator<TCredential, TAuth> extends Authen
     if (found.state !== 'present') return found;
     const credential = found.credential;
     // The adapter passes its own request object, which is the registered AuthRequest type.
-    return settle(this.invoke(request as AuthRequest, credential), (value): Outcome<TAuth> => {
-      if (!isAccepted(value)) return REJECTED;
-      const csrfBinding = this.csrfBinding(credential);
-      return csrfBinding === undefined
-        ? { state: 'accepted', value }
-        : { state: 'accepted', value, csrfBinding };
-    });
+    const value = this.invoke(request as AuthRequest, credential);
+    // A synchronous hook is judged at once: no promise, no closure.
+    if (!isPromiseLike(value)) return this.#judge(value, credential);
+    return Promise.resolve(value).then((settled) => this.#judge(settled, credential));
+  }
+
+  #judge(value: TAuth | Nothing, credential: TCredential): Outcome<TAuth> {
+    if (!isAccepted(value)) return REJECTED;
+    const csrfBinding = this.csrfBinding(credential);
+    return csrfBinding === undefined
+      ? { state: 'accepted', value }
+      : { state: 'accepted', value, csrfBinding };
   }
 }

@@ -53,10 +53,13 @@ export class FunctionAuthenticator<TAuth = unknown> extends Authenticator<TAuth>
   }
 
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
-    return settle(this.fn(request as AuthRequest), (value): Outcome<TAuth> =>
-      isAccepted(value) ? { state: 'accepted', value } : REJECTED,
-    );
+    return settle(this.fn(request as AuthRequest), judge<TAuth>);
   }
+}
+
+// Module-level, so that judging a synchronous result allocates no closure.
+function judge<TAuth>(value: TAuth | Nothing): Outcome<TAuth> {
+  return isAccepted(value) ? { state: 'accepted', value } : REJECTED;
 }
 
 /**

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RequestView } from '../core/request.js';
+import fc from 'fast-check';
 import { authorizationCredentials } from './authorization-credentials.js';
+import { isScheme, parseAuthorization } from './parse-authorization.js';
 
 function request(...values: string[]): RequestView {
   return {
@@ -29,4 +31,26 @@ describe('authorizationCredentials', () => {
       if (found.state === 'present') assert.equal(found.credential, credential);
     });
   }
+});
+
+describe('authorizationCredentials, against parseAuthorization and isScheme', () => {
+  const unit = fc.constantFrom(
+    ...'BbEeAaRrSsIiCc xX\t=:-\u212a\u00e9'.split(''),
+    'Bearer',
+    'Basic',
+  );
+  it('finds the same credentials for any header value', () => {
+    fc.assert(
+      fc.property(fc.string({ unit }), fc.constantFrom('bearer', 'basic'), (value, scheme) => {
+        const parts = parseAuthorization(value);
+        const expected =
+          parts === undefined || !isScheme(parts.scheme, scheme) || parts.credentials === ''
+            ? undefined
+            : parts.credentials;
+        const found = authorizationCredentials(request(value), scheme, 4096);
+        assert.equal(found.state === 'present' ? found.credential : undefined, expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

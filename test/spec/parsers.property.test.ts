@@ -12,7 +12,7 @@ import type { RequestView } from '../../src/core/request.js';
 import { HttpBasic } from '../../src/http/http-basic.js';
 import { HttpBearer } from '../../src/http/http-bearer.js';
 import { isB64token } from '../../src/http/is-b64token.js';
-import { parseAuthorization } from '../../src/http/parse-authorization.js';
+import { isScheme, parseAuthorization } from '../../src/http/parse-authorization.js';
 import {
   encodeBasicCredentials,
   parseBasicCredentials,
@@ -53,6 +53,37 @@ describe('parseAuthorization', () => {
         const separator = value.slice(parts.scheme.length, value.length - parts.credentials.length);
         assert.match(separator, parts.credentials === '' ? /^ *$/ : /^ +$/);
       }),
+    );
+  });
+
+  it('splits exactly as the RFC 9110 grammar written as a regular expression does', () => {
+    const grammar = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +(.*))?$/s;
+    fc.assert(
+      fc.property(anyString, (value) => {
+        const match = grammar.exec(value);
+        const reference =
+          match === null ? undefined : { scheme: match[1], credentials: match[2] ?? '' };
+        assert.deepEqual(parseAuthorization(value), reference);
+      }),
+    );
+  });
+});
+
+describe('isScheme', () => {
+  it('is ASCII case-insensitive equality with printable ASCII only', () => {
+    const schemes = fc.constantFrom('bearer', 'basic', 'apikey', 'digest', 'aws4-hmac-sha256', 'k');
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          anyString,
+          schemes.map((s) => s.toUpperCase()),
+        ),
+        schemes,
+        (received, expected) => {
+          const reference = /^[\x20-\x7e]*$/.test(received) && received.toLowerCase() === expected;
+          assert.equal(isScheme(received, expected), reference);
+        },
+      ),
     );
   });
 });
