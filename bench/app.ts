@@ -17,8 +17,8 @@ export const benchHeaders: Readonly<Record<string, string>> = {
   'x-api-key': BENCH_API_KEY,
 };
 
-/** What a route is compared as: the baseline, one authenticator, or a list of them. */
-export type RouteKind = 'baseline' | 'single' | 'list';
+/** What a route is compared as: the baseline, an empty hook (the floor), one authenticator, or a list. */
+export type RouteKind = 'baseline' | 'floor' | 'single' | 'list';
 
 /** A benchmarked route and the credential it needs. */
 export interface BenchRoute {
@@ -35,6 +35,12 @@ export const benchRoutes: readonly BenchRoute[] = [
     path: '/none',
     kind: 'baseline',
     description: 'vouch registered, auth: null',
+    credentialHeader: undefined,
+  },
+  {
+    path: '/hook',
+    kind: 'floor',
+    description: 'auth: null and an onRequest hook that does nothing: what any hook costs',
     credentialHeader: undefined,
   },
   {
@@ -96,6 +102,17 @@ export async function buildBenchApp(): Promise<FastifyInstance> {
   });
 
   app.get('/none', { auth: null }, async () => BENCH_BODY);
+  // vouch's own hook is a callback hook too: this is the floor any authentication stands on.
+  app.get(
+    '/hook',
+    {
+      auth: null,
+      onRequest: (_request, _reply, done) => {
+        done();
+      },
+    },
+    async () => BENCH_BODY,
+  );
   app.get('/bearer', { auth: bearer }, async () => BENCH_BODY);
   app.get('/apikey', { auth: apiKey }, async () => BENCH_BODY);
   app.get('/list', { auth: [listQuery, listHeader, bearer] }, async () => BENCH_BODY);

@@ -1,5 +1,3 @@
-import type { BenchRoute } from './app.js';
-
 /** One timed autocannon run against one route. */
 export interface Run {
   readonly round: number;
@@ -22,10 +20,19 @@ export interface Run {
   readonly otherCores: number | null;
 }
 
+/** A route as compared: the first of a list is the baseline; `target` is the ratio it must keep. */
+export interface Compared {
+  readonly path: string;
+  /** `baseline` for the first; anything else is printed as given. */
+  readonly kind: string;
+  readonly description: string;
+  readonly target: number | null;
+}
+
 /** A route's figures over all rounds, compared with the baseline route. */
 export interface Summary {
   readonly path: string;
-  readonly kind: BenchRoute['kind'];
+  readonly kind: string;
   readonly description: string;
   readonly medianRequestsPerSecond: number;
   readonly minRequestsPerSecond: number;
@@ -53,11 +60,7 @@ export function median(values: readonly number[]): number {
 }
 
 /** Summarises the runs of each route against those of the first (the baseline). */
-export function summarise(
-  routes: readonly BenchRoute[],
-  runs: readonly Run[],
-  target: number,
-): Summary[] {
+export function summarise(routes: readonly Compared[], runs: readonly Run[]): Summary[] {
   const of = (path: string) => runs.filter((run) => run.path === path);
   const baselineRuns = of(routes[0]!.path);
   const baselineRate = median(baselineRuns.map((run) => run.requestsPerSecond));
@@ -71,7 +74,7 @@ export function summarise(
       const base = baselineRuns.find((b) => b.round === run.round)!;
       return run.requestsPerSecond / base.requestsPerSecond;
     });
-    const routeTarget = route.kind === 'single' ? target : null;
+    const routeTarget = route.target;
     return {
       path: route.path,
       kind: route.kind,

@@ -1,6 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { awaitMessage, cpuTime } from './ipc.js';
 
 /** The benchmarked server, running in a child process. */
 export interface ServerProcess {
@@ -19,26 +20,6 @@ interface ServerMessage {
   readonly system?: number;
 }
 
-function nextMessage(child: ChildProcess, type: ServerMessage['type']): Promise<ServerMessage> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: ServerMessage) => {
-      if (message.type !== type) return;
-      cleanup();
-      resolve(message);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`bench server exited (code ${String(code)}) while waiting for '${type}'`));
-    };
-    const cleanup = () => {
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
-}
-
 /**
  * Starts `bench/server.ts` with `node --import tsx` in a child process, so that it has an event
  * loop (and, on two cores, a core) of its own, apart from autocannon's.
@@ -54,17 +35,12 @@ export async function startServer(
     execArgv: ['--import', 'tsx', ...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const { port } = await nextMessage(child, 'listening');
+  const { port } = await awaitMessage<ServerMessage>(child, 'listening');
   if (port === undefined || child.pid === undefined) throw new Error('bench server sent no port');
   return {
     pid: child.pid,
     port,
-    async cpu() {
-      const reply = nextMessage(child, 'cpu');
-      child.send({ type: 'cpu' });
-      const { user = 0, system = 0 } = await reply;
-      return user + system;
-    },
+    cpu: () => cpuTime(child),
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,0 +1,47 @@
+import type { ChildProcess } from 'node:child_process';
+
+/**
+ * The next IPC message of the given `type` from a child process; rejects if the child exits
+ * first. Messages of other types are left to other listeners.
+ */
+export function awaitMessage<T extends { readonly type: string }>(
+  child: ChildProcess,
+  type: T['type'],
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: T) => {
+      if (message.type !== type) return;
+      cleanup();
+      resolve(message);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`the child process exited (code ${String(code)}) while awaiting '${type}'`));
+    };
+    const cleanup = () => {
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+/** Sends `{ type }` to a child process and awaits its answer of the same type. */
+export function ask<T extends { readonly type: string }>(
+  child: ChildProcess,
+  type: T['type'],
+): Promise<T> {
+  const reply = awaitMessage<T>(child, type);
+  child.send({ type });
+  return reply;
+}
+
+/** A child's CPU time so far (user + system), in µs, asked with `{ type: 'cpu' }`. */
+export async function cpuTime(child: ChildProcess): Promise<number> {
+  const { user = 0, system = 0 } = await ask<{ type: 'cpu'; user?: number; system?: number }>(
+    child,
+    'cpu',
+  );
+  return user + system;
+}

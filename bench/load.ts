@@ -1,0 +1,129 @@
+// One timed load run: autocannon against one route of a server in another process, with the
+// server's CPU time and the machine's other work measured around it.
+import autocannon from 'autocannon';
+import { machineBusyMicros } from './machine.js';
+import type { Run } from './report.js';
+
+/** A request to time: the path and the headers it carries. */
+export interface Shot {
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** How the load is applied. */
+export interface LoadSettings {
+  readonly connections: number;
+  readonly pipelining: number;
+}
+
+/** A server under load: its port and its own CPU time so far, in µs. */
+export interface Measured {
+  readonly port: number;
+  cpu(): Promise<number>;
+}
+
+/** How long a run lasts: seconds, or a number of requests. */
+export type Length = { readonly seconds: number } | { readonly requests: number };
+
+/**
+ * One autocannon run; throws unless every response was a 2xx, so that nothing broken (a 401, a
+ * 503, a reset connection) is ever timed as if it were an answer.
+ */
+export async function fire(
+  port: number,
+  shot: Shot,
+  length: Length,
+  settings: LoadSettings,
+): Promise<autocannon.Result> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${shot.path}`,
+    headers: { ...shot.headers },
+    connections: settings.connections,
+    pipelining: settings.pipelining,
+    ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
+  });
+  const { non2xx, errors, timeouts } = result;
+  const completed = result.requests.total;
+  if (non2xx !== 0 || errors !== 0 || timeouts !== 0 || result['2xx'] !== completed) {
+    throw new Error(
+      `${shot.path}: not every response was a 2xx (2xx ${result['2xx']} of ${completed}, ` +
+        `non-2xx ${non2xx}, errors ${errors}, timeouts ${timeouts}); nothing broken is timed`,
+    );
+  }
+  return result;
+}
+
+/** Times one run of `seconds` against `shot` and measures what it cost the server. */
+export async function measure(
+  server: Measured,
+  shot: Shot,
+  round: number,
+  seconds: number,
+  settings: LoadSettings,
+): Promise<Run> {
+  const serverBefore = await server.cpu();
+  const clientBefore = process.cpuUsage();
+  const machineBefore = machineBusyMicros();
+  const wallBefore = performance.now();
+  const result = await fire(server.port, shot, { seconds }, settings);
+  const wallMicros = (performance.now() - wallBefore) * 1000;
+  const machineAfter = machineBusyMicros();
+  const client = process.cpuUsage(clientBefore);
+  const clientMicros = client.user + client.system;
+  const serverMicros = (await server.cpu()) - serverBefore;
+  const others =
+    machineBefore === undefined || machineAfter === undefined
+      ? null
+      : Math.max(0, machineAfter - machineBefore - serverMicros - clientMicros) / wallMicros;
+  const requests = result.requests.total;
+  return {
+    round,
+    path: shot.path,
+    requestsPerSecond: requests / result.duration,
+    requests,
+    seconds: result.duration,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    serverMicrosPerRequest: serverMicros / requests,
+    serverCpuShare: serverMicros / wallMicros,
+    clientCpuShare: clientMicros / wallMicros,
+    otherCores: others,
+  };
+}
+
+/** The line printed after each timed run. */
+export function runLine(run: Run, rounds: number, width: number): string {
+  return (
+    `round ${String(run.round).padStart(2)}/${rounds}  ${run.path.padEnd(width)}` +
+    `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  ` +
+    `server ${run.serverMicrosPerRequest.toFixed(1).padStart(5)} µs/req, ` +
+    `CPU ${Math.round(run.serverCpuShare * 100)} %; ` +
+    `autocannon CPU ${Math.round(run.clientCpuShare * 100)} %` +
+    (run.otherCores === null ? '' : `; others ${run.otherCores.toFixed(2)} cores`)
+  );
+}
+
+/**
+ * Runs every route `rounds` times, the order rotating each round so that no route always runs
+ * first, last or after the same neighbour, after one warm-up run of each.
+ */
+export async function rounds(
+  server: Measured,
+  shots: readonly Shot[],
+  options: LoadSettings & { rounds: number; seconds: number; warmup: number },
+): Promise<Run[]> {
+  if (options.warmup > 0) {
+    for (const shot of shots) await fire(server.port, shot, { seconds: options.warmup }, options);
+  }
+  const width = Math.max(...shots.map((shot) => shot.path.length)) + 2;
+  const runs: Run[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    const order = shots.map((_, i) => shots[(i + round - 1) % shots.length]!);
+    for (const shot of order) {
+      const run = await measure(server, shot, round, options.seconds, options);
+      runs.push(run);
+      console.error(runLine(run, options.rounds, width));
+    }
+  }
+  return runs;
+}

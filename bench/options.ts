@@ -1,0 +1,67 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** The options every load benchmark takes. */
+export interface LoadOptions {
+  /** Seconds per route per round. */
+  readonly duration: number;
+  readonly rounds: number;
+  /** Seconds of warm-up per route. */
+  readonly warmup: number;
+  readonly connections: number;
+  readonly pipelining: number;
+  /** Exit 1 when a target is missed. */
+  readonly strict: boolean;
+}
+
+/** Reads numbers and strings given as flags, or as BENCH_* environment variables. */
+export interface OptionReader {
+  /** A number ≥ `min`; `--memory-requests` is also `BENCH_MEMORY_REQUESTS`. */
+  number(name: string, fallback: number, min: number): number;
+  /** A string flag, or its environment variable. */
+  text(name: string): string | undefined;
+}
+
+/**
+ * Parses the command line: the shared load options plus `extra` ones. A flag wins over its
+ * `BENCH_*` environment variable, which wins over the default.
+ */
+export function parseOptions(extra: NonNullable<ParseArgsConfig['options']>): {
+  readonly load: LoadOptions;
+  readonly read: OptionReader;
+  readonly flags: Record<string, unknown>;
+} {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      pipelining: { type: 'string' },
+      strict: { type: 'boolean', default: false },
+      ...extra,
+    },
+  });
+  const flags = values as Record<string, unknown>;
+  const env = (name: string) => process.env[`BENCH_${name.toUpperCase().replace(/-/g, '_')}`];
+  const read: OptionReader = {
+    number(name, fallback, min) {
+      const raw = flags[name] ?? env(name);
+      const value = raw === undefined ? fallback : Number(raw);
+      if (!Number.isFinite(value) || value < min) throw new Error(`--${name}: a number ≥ ${min}`);
+      return value;
+    },
+    text(name) {
+      const raw = flags[name] ?? env(name);
+      return typeof raw === 'string' ? raw : undefined;
+    },
+  };
+  const load = {
+    duration: read.number('duration', 3, 1),
+    rounds: Math.round(read.number('rounds', 10, 1)),
+    warmup: read.number('warmup', 3, 0),
+    connections: Math.round(read.number('connections', 50, 1)),
+    pipelining: Math.round(read.number('pipelining', 1, 1)),
+    strict: flags.strict === true || env('strict') === '1',
+  };
+  return { load, read, flags };
+}
