@@ -26,6 +26,15 @@ test('digest is SHA-256 in base64url', () => {
   assert.notEqual(digest('abc'), digest('abd'));
 });
 
+test('digest matches the FIPS 180-2 vector and hashes the UTF-8 encoding', () => {
+  // SHA-256("abc") = ba7816bf…f20015ad (FIPS 180-2, appendix B.1), here in base64url.
+  assert.equal(digest('abc'), 'ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0');
+  assert.equal(
+    digest('clé'),
+    createHash('sha256').update(Buffer.from('clé', 'utf8')).digest('base64url'),
+  );
+});
+
 test('newApiKey is prefixed, 256 random bits, and its prefix is its first 11 characters', () => {
   const { key, prefix } = newApiKey();
   assert.match(key, /^vk_[A-Za-z0-9_-]{43}$/);

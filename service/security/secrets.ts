@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Every API key starts with this, so a leaked one is recognisable (and greppable) at a glance. */
 export const API_KEY_PREFIX = 'vk_';
@@ -24,7 +24,7 @@ export function newSecret(bytes = 32): string {
  * hash suffices (no salt, no stretching) because the secrets are 256 random bits, not passwords.
  */
 export function digest(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('base64url');
+  return hash('sha256', secret, 'base64url');
 }
 
 /** A new API key and the prefix that identifies it in listings. */
