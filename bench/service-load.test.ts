@@ -1,0 +1,84 @@
+// Proves that what the service load benchmark times is the real thing: the service started as
+// `npm start` starts it, over a database made by its own CLI, answers every benchmarked route
+// with 200 and the expected body given the real credential, and 401 without it; and the probe
+// reports CPU and memory after a full collection.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  seed,
+  signIn,
+  startService,
+  workspace,
+  type ServiceCredentials,
+  type ServiceProcess,
+  type Workspace,
+} from './service-process.js';
+import { serviceRoutes } from './service-routes.js';
+
+describe('service load bench', () => {
+  let space: Workspace | undefined;
+  let service: ServiceProcess;
+  let credentials: ServiceCredentials;
+
+  before(async () => {
+    space = await workspace();
+    const { password, apiKey } = await seed(space.databaseUrl);
+    service = await startService(space.databaseUrl);
+    closers.push(() => service.close());
+    credentials = { apiKey, ...(await signIn(service.port, password)) };
+  });
+
+  // Whatever was started is stopped, even when before() failed half-way.
+  const closers: (() => Promise<void>)[] = [];
+  after(async () => {
+    for (const close of closers) await close();
+    await space?.remove();
+  });
+
+  it('compares the authenticated routes with the store-free baseline, with the issue’s targets', () => {
+    assert.deepEqual(
+      serviceRoutes.map((route) => [route.path, route.target]),
+      [
+        ['/api/version', null],
+        ['/api/health', null],
+        ['/api/bearer', 0.85],
+        ['/api/headerkey', 0.85],
+        ['/api/pets', 0.8],
+      ],
+    );
+  });
+
+  for (const route of serviceRoutes) {
+    it(`${route.path} answers 200 with its credential and 401 without`, async () => {
+      const shot = route.shot(credentials);
+      const response = await fetch(`http://127.0.0.1:${service.port}${shot.path}`, {
+        headers: shot.headers,
+      });
+      assert.equal(response.status, 200);
+      assert.ok((await response.text()).includes(route.bodyIncludes));
+      const refused = route.refused(credentials);
+      if (refused === undefined) {
+        assert.equal(route.target, null, 'every route with a target needs a credential');
+        return;
+      }
+      const denied = await fetch(`http://127.0.0.1:${service.port}${refused.path}`, {
+        headers: refused.headers,
+      });
+      assert.equal(denied.status, 401);
+    });
+  }
+
+  it('the credentials are the service’s own: a token, a vk_ key and a session id', () => {
+    assert.match(credentials.token, /^[A-Za-z0-9_-]{43}$/);
+    assert.match(credentials.apiKey, /^vk_[A-Za-z0-9_-]{43}$/);
+    assert.match(credentials.sessionId, /^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('the probe reports the service’s CPU time and its memory after a collection', async () => {
+    const cpu = await service.cpu();
+    assert.ok(cpu > 0);
+    const memory = await service.memory();
+    assert.ok(memory.heapUsed > 0 && memory.heapUsed <= memory.heapTotal);
+    assert.ok(memory.rss >= memory.heapTotal);
+  });
+});
