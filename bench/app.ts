@@ -44,6 +44,12 @@ export const benchRoutes: readonly BenchRoute[] = [
     credentialHeader: undefined,
   },
   {
+    path: '/by-hand',
+    kind: 'floor',
+    description: 'auth: null and the same Bearer check written by hand in an onRequest hook',
+    credentialHeader: 'authorization',
+  },
+  {
     path: '/bearer',
     kind: 'single',
     description: 'HttpBearer, static timingSafeEqual check',
@@ -109,6 +115,26 @@ export async function buildBenchApp(): Promise<FastifyInstance> {
       auth: null,
       onRequest: (_request, _reply, done) => {
         done();
+      },
+    },
+    async () => BENCH_BODY,
+  );
+  // The least a Bearer check can do, with none of the contract's rules (no duplicate-header
+  // check, no b64token grammar, no challenge): what vouch's own work is compared with.
+  app.get(
+    '/by-hand',
+    {
+      auth: null,
+      onRequest: (request, reply, done) => {
+        const header = request.headers.authorization;
+        if (
+          header?.startsWith('Bearer ') === true &&
+          timingSafeEqual(header.slice(7), BENCH_TOKEN)
+        ) {
+          done();
+          return;
+        }
+        void reply.code(401).send({ detail: 'Unauthorized' });
       },
     },
     async () => BENCH_BODY,
