@@ -49,7 +49,8 @@ export type AuthResult = AuthSuccess | AuthFailure;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
-interface Tried {
+/** An authenticator that ran and did not accept: its challenge goes into the 401. */
+export interface Tried {
   readonly authenticator: Authenticator;
   readonly rejected: boolean;
 }
@@ -78,7 +79,7 @@ export function evaluate(
   request: RequestView,
   options: AuthenticateOptions,
 ): AuthResult | Promise<AuthResult> {
-  return new Evaluation(requirements, request, options).run(0, 0);
+  return new Evaluation(requirements, request, options, hasRepeats(requirements)).run(0, 0);
 }
 
 /** What one verdict means for the walk: next member, next requirement, or the final answer. */
@@ -86,7 +87,7 @@ type Step = 'member' | 'requirement' | AuthResult;
 
 // One walk over the requirements. It runs synchronously until a verdict is pending, then resumes
 // from that very member when it settles; its fields carry the walk across that pause.
-class Evaluation {
+export class Evaluation {
   readonly #requirements: readonly Requirement[];
   readonly #request: RequestView;
   readonly #realm: string;
@@ -105,13 +106,14 @@ class Evaluation {
     requirements: readonly Requirement[],
     request: RequestView,
     options: AuthenticateOptions,
+    repeats: boolean,
   ) {
     this.#requirements = requirements;
     this.#request = request;
     this.#realm = options.realm;
     this.#csrf =
       options.csrf !== undefined && !SAFE_METHODS.has(request.method) ? options.csrf : undefined;
-    this.#seen = hasRepeats(requirements) ? new Map() : undefined;
+    this.#seen = repeats ? new Map() : undefined;
   }
 
   /** Walks from member `m` of requirement `r` on. */
@@ -170,9 +172,7 @@ class Evaluation {
   }
 
   #judge(authenticator: Authenticator, outcome: Outcome<unknown>): Step {
-    if (outcome.state === 'ambiguous') {
-      return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
-    }
+    if (outcome.state === 'ambiguous') return ambiguous();
     if (outcome.state !== 'accepted') {
       (this.#tried ??= []).push({ authenticator, rejected: outcome.state === 'rejected' });
       return 'requirement';
@@ -201,26 +201,41 @@ class Evaluation {
 
   #thrown(authenticator: Authenticator, error: unknown): AuthFailure {
     (this.#tried ??= []).push({ authenticator, rejected: true });
-    return { ok: false, error, thrown: true, challenges: challenges(this.#tried, this.#realm) };
+    return thrownBy(this.#tried, error, this.#realm);
   }
 
   #finish(): AuthResult {
     if (this.#deferred !== undefined) return this.#deferred;
     if (this.#csrfFailed)
       return { ok: false, error: new CsrfError(), thrown: false, challenges: [] };
-    return {
-      ok: false,
-      error: new AuthenticationError(),
-      thrown: false,
-      challenges: challenges(this.#tried ?? [], this.#realm),
-    };
+    return unauthenticated(this.#tried ?? [], this.#realm);
   }
+}
+
+/** The 400 for a credential given more than once: ambiguity never picks a winner. */
+export function ambiguous(): AuthFailure {
+  return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
+}
+
+/** The 401 once every authenticator in `tried` was absent or refused. */
+export function unauthenticated(tried: readonly Tried[], realm: string): AuthFailure {
+  return {
+    ok: false,
+    error: new AuthenticationError(),
+    thrown: false,
+    challenges: challenges(tried, realm),
+  };
+}
+
+/** A hook's error, for the exception handlers, with the challenges of those tried until then. */
+export function thrownBy(tried: readonly Tried[], error: unknown, realm: string): AuthFailure {
+  return { ok: false, error, thrown: true, challenges: challenges(tried, realm) };
 }
 
 const repeats = new WeakMap<readonly Requirement[], boolean>();
 
 /** Whether an authenticator stands in more than one requirement; decided once per list. */
-function hasRepeats(requirements: readonly Requirement[]): boolean {
+export function hasRepeats(requirements: readonly Requirement[]): boolean {
   let known = repeats.get(requirements);
   if (known === undefined) {
     const members = requirements.flat();

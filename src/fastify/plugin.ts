@@ -9,7 +9,8 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.js';
-import { evaluate, type AuthenticateOptions, type AuthResult } from '../core/authenticate.js';
+import type { AuthenticateOptions, AuthResult } from '../core/authenticate.js';
+import { prepare } from '../core/prepare.js';
 import { isPromiseLike } from '../core/outcome.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
 import { SchemeRegistry } from '../core/scheme-registry.js';
@@ -158,8 +159,9 @@ function authHook(
 ): onRequestHookHandler {
   // Decided once per route rather than on every request.
   const privateRequirements = new Set(requirements.filter(isPrivate));
+  const evaluate = prepare(requirements, engine);
   return function vouchAuthenticate(request, reply, done): void {
-    const result = evaluate(requirements, request, engine);
+    const result = evaluate(request);
     if (isPromiseLike(result)) {
       result.then((settled) => {
         conclude(settled, request, reply, done, privateRequirements);

@@ -1,10 +1,9 @@
 import { ABSENT, REJECTED, type Extraction } from '../core/outcome.js';
 import type { RequestView } from '../core/request.js';
-import { singleHeader } from '../internal/single-header.js';
+import { startsWithFolded } from '../internal/ascii.js';
+import { singleHeaderValue } from '../internal/single-header.js';
 
 const SPACE = 0x20;
-const UPPER_A = 0x41;
-const UPPER_Z = 0x5a;
 
 /**
  * The credentials of a single `Authorization` header in the given scheme: absent when there is no
@@ -19,9 +18,8 @@ export function authorizationCredentials(
   schemeLower: string,
   maxLength: number,
 ): Extraction<string> {
-  const header = singleHeader(request, 'authorization');
-  if (header.state !== 'present') return header;
-  const value = header.credential;
+  const value = singleHeaderValue(request, 'authorization');
+  if (typeof value !== 'string') return value;
   const start = credentialsStart(value, schemeLower);
   if (start === -1 || start === value.length) return ABSENT;
   if (value.length - start > maxLength) return REJECTED;
@@ -35,12 +33,7 @@ export function authorizationCredentials(
  */
 function credentialsStart(value: string, schemeLower: string): number {
   const length = schemeLower.length;
-  if (value.length < length) return -1;
-  for (let i = 0; i < length; i++) {
-    let c = value.charCodeAt(i);
-    if (c >= UPPER_A && c <= UPPER_Z) c += 0x20;
-    if (c !== schemeLower.charCodeAt(i)) return -1;
-  }
+  if (!startsWithFolded(value, schemeLower)) return -1;
   if (length === value.length) return length;
   if (value.charCodeAt(length) !== SPACE) return -1;
   let start = length + 1;
