@@ -56,8 +56,8 @@ export function parseOptions(extra: NonNullable<ParseArgsConfig['options']>): {
     },
   };
   const load = {
-    duration: read.number('duration', 3, 1),
-    rounds: Math.round(read.number('rounds', 10, 1)),
+    duration: read.number('duration', 1, 1),
+    rounds: Math.round(read.number('rounds', 30, 1)),
     warmup: read.number('warmup', 3, 0),
     connections: Math.round(read.number('connections', 50, 1)),
     pipelining: Math.round(read.number('pipelining', 1, 1)),
