@@ -1,4 +1,8 @@
-/** Header values as Node's HTTP parser presents them. */
+/**
+ * Header values as Node's HTTP parser presents them: names in lower case, the repeated lines of a
+ * header joined with ", " (with "; " for `cookie`), or all but the first dropped for the headers
+ * Node drops them for (`authorization`, `user-agent`, …), or a list of lines.
+ */
 export type HeaderMap = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /**

@@ -128,7 +128,7 @@ describe('createCsrfVerifier: verify', () => {
     ],
     [
       'header repeated on the raw lines',
-      request({ ...sameOrigin, cookie, 'x-csrftoken': TOKEN }, [
+      request({ ...sameOrigin, cookie, 'x-csrftoken': `${TOKEN}, ${TOKEN}` }, [
         'X-CSRFToken',
         TOKEN,
         'x-csrftoken',

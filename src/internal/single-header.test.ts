@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RequestView } from '../core/request.js';
-import { singleHeader } from './single-header.js';
+import { FIRST_LINE_KEPT, singleHeader } from './single-header.js';
 
 const view = (headers: RequestView['headers'], rawHeaders?: readonly string[]): RequestView =>
   rawHeaders === undefined
@@ -71,9 +71,10 @@ describe('singleHeader', () => {
   });
 
   it('counts only lines of that exact name', () => {
-    const request = view({ 'x-api-key': 'k' }, [
+    // A comma in the value makes the raw lines count: it could have been two lines joined.
+    const request = view({ 'x-api-key': 'k, l' }, [
       'X-API-Key',
-      'k',
+      'k, l',
       'X-API-Key-2',
       'other',
       'X-API-Ke',
@@ -81,11 +82,35 @@ describe('singleHeader', () => {
       'Authorization',
       'Bearer z',
     ]);
-    assert.deepEqual(singleHeader(request, 'x-api-key'), { state: 'present', credential: 'k' });
+    assert.deepEqual(singleHeader(request, 'x-api-key'), { state: 'present', credential: 'k, l' });
   });
 
   it('only looks at names, never at values equal to the name', () => {
-    const request = view({ 'x-k': 'x-k' }, ['x-k', 'x-k', 'other', 'x-k']);
-    assert.deepEqual(singleHeader(request, 'x-k'), { state: 'present', credential: 'x-k' });
+    const request = view({ 'x-k': 'x-k, x' }, ['x-k', 'x-k, x', 'other', 'x-k']);
+    assert.deepEqual(singleHeader(request, 'x-k'), { state: 'present', credential: 'x-k, x' });
+  });
+
+  it('is ambiguous when a joined header came from several lines, an empty one included', () => {
+    for (const [joined, second] of [
+      ['k, k', 'k'],
+      ['k, ', ''],
+    ] as const) {
+      const request = view({ 'x-api-key': joined }, ['X-API-Key', 'k', 'x-api-key', second]);
+      assert.deepEqual(singleHeader(request, 'x-api-key'), { state: 'ambiguous' });
+    }
+    const cookies = view({ cookie: 'a=1; b=2' }, ['Cookie', 'a=1', 'Cookie', 'b=2']);
+    assert.deepEqual(singleHeader(cookies, 'cookie'), { state: 'ambiguous' });
+    const oneCookieLine = view({ cookie: 'a=1; b=2' }, ['Cookie', 'a=1; b=2']);
+    assert.deepEqual(singleHeader(oneCookieLine, 'cookie'), {
+      state: 'present',
+      credential: 'a=1; b=2',
+    });
+  });
+
+  it('counts the lines of every header whose repeats Node drops, whatever the value', () => {
+    for (const name of FIRST_LINE_KEPT) {
+      const request = view({ [name]: 'first' }, [name, 'first', name.toUpperCase(), 'second']);
+      assert.deepEqual(singleHeader(request, name), { state: 'ambiguous' }, name);
+    }
   });
 });
