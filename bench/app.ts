@@ -2,6 +2,7 @@ import bearerAuth from '@fastify/bearer-auth';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { APIKeyHeader, APIKeyQuery, HttpBearer, timingSafeEqual } from '../src/index.js';
 import { vouch } from '../src/fastify/index.js';
+import { timeHooks, type HookTimer } from './hook-timer.js';
 
 /** The one Bearer token every authenticated route accepts. */
 export const BENCH_TOKEN = 'bnch_5c1f0e8a9d2b47c6a3e1f0d9b8c7a6e5d4c3b2a1';
@@ -80,14 +81,22 @@ export const BENCH_BODY = { ok: true } as const;
 
 const caller = { id: 'bench' } as const;
 
+/** The benchmarked app, and the timer of its routes' hooks when asked for. */
+export interface BenchApp {
+  readonly app: FastifyInstance;
+  readonly hooks: HookTimer | undefined;
+}
+
 /**
  * The benchmarked app: one small JSON route per kind of authentication, all in one Fastify
  * instance with vouch registered, so the routes differ only in their `onRequest` work. Never
- * listens; `bench/server.ts` does.
+ * listens; `bench/server.ts` does. With `timeHooks`, each route's `onRequest` hook is timed
+ * (`hook-timer.ts`).
  */
-export async function buildBenchApp(): Promise<FastifyInstance> {
+export async function buildBenchApp(options: { timeHooks?: boolean } = {}): Promise<BenchApp> {
   const app = Fastify({ logger: false });
   await app.register(vouch, { csrf: false });
+  const hooks = options.timeHooks === true ? timeHooks(app) : undefined;
 
   const bearer = new HttpBearer({
     authenticate: (_request, token) => (timingSafeEqual(token, BENCH_TOKEN) ? caller : undefined),
@@ -151,5 +160,5 @@ export async function buildBenchApp(): Promise<FastifyInstance> {
   });
 
   await app.ready();
-  return app;
+  return { app, hooks };
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { BENCH_API_KEY, BENCH_BODY, benchHeaders, benchRoutes, buildBenchApp } from './app.js';
 
 async function build(t: TestContext): Promise<FastifyInstance> {
-  const app = await buildBenchApp();
+  const { app } = await buildBenchApp();
   t.after(() => app.close());
   return app;
 }

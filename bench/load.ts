@@ -53,11 +53,17 @@ export async function fire(
   return result;
 }
 
+/** Where a run stands: its round, and its place among all the runs of the benchmark. */
+export interface Place {
+  readonly round: number;
+  readonly sequence: number;
+}
+
 /** Times one run of `seconds` against `shot` and measures what it cost the server. */
 export async function measure(
   server: Measured,
   shot: Shot,
-  round: number,
+  { round, sequence }: Place,
   seconds: number,
   settings: LoadSettings,
 ): Promise<Run> {
@@ -78,6 +84,7 @@ export async function measure(
   const requests = result.requests.total;
   return {
     round,
+    sequence,
     path: shot.path,
     requestsPerSecond: requests / result.duration,
     requests,
@@ -104,8 +111,10 @@ export function runLine(run: Run, rounds: number, width: number): string {
 }
 
 /**
- * Runs every route `rounds` times, the order rotating each round so that no route always runs
- * first, last or after the same neighbour, after one warm-up run of each.
+ * Runs every route `rounds` times after one warm-up run of each. The baseline (the first shot)
+ * runs before every other route and once more at the end, so that every timed run of a route
+ * lies between two runs of the baseline a second away; the order of the other routes rotates
+ * every round, so that none always follows the same neighbour.
  */
 export async function rounds(
   server: Measured,
@@ -115,15 +124,28 @@ export async function rounds(
   if (options.warmup > 0) {
     for (const shot of shots) await fire(server.port, shot, { seconds: options.warmup }, options);
   }
+  const [baseline, ...others] = shots;
+  if (baseline === undefined) return [];
   const width = Math.max(...shots.map((shot) => shot.path.length)) + 2;
   const runs: Run[] = [];
+  const time = async (shot: Shot, round: number): Promise<void> => {
+    const run = await measure(
+      server,
+      shot,
+      { round, sequence: runs.length },
+      options.seconds,
+      options,
+    );
+    runs.push(run);
+    console.error(runLine(run, options.rounds, width));
+  };
   for (let round = 1; round <= options.rounds; round++) {
-    const order = shots.map((_, i) => shots[(i + round - 1) % shots.length]!);
+    const order = others.map((_, i) => others[(i + round - 1) % others.length]!);
     for (const shot of order) {
-      const run = await measure(server, shot, round, options.seconds, options);
-      runs.push(run);
-      console.error(runLine(run, options.rounds, width));
+      await time(baseline, round);
+      await time(shot, round);
     }
   }
+  await time(baseline, options.rounds);
   return runs;
 }

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { median, quantile, summarise, table, type Compared, type Run } from './report.js';
+import {
+  median,
+  medianInterval,
+  quantile,
+  summarise,
+  table,
+  type Compared,
+  type Run,
+} from './report.js';
 
 const routes: readonly Compared[] = [
   { path: '/none', kind: 'baseline', description: 'no auth', target: null },
@@ -8,9 +16,10 @@ const routes: readonly Compared[] = [
 ];
 
 /** One run: a route at `rate` req/s, taking `micros` of server CPU per request. */
-function run(round: number, path: string, rate: number, micros = 1e6 / rate): Run {
+function run(sequence: number, path: string, rate: number, micros = 1e6 / rate): Run {
   return {
-    round,
+    round: 1,
+    sequence,
     path,
     requestsPerSecond: rate,
     requests: rate,
@@ -35,39 +44,80 @@ describe('quantile and median', () => {
     assert.equal(quantile([5, 1], 1), 5);
   });
 
+  it('gives a distribution-free interval of the median from order statistics', () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => 100 - i);
+    // ranks 40 and 61 of 100 (1.96 × √100 / 2 = 9.8 either side of 50, rounded outwards)
+    assert.deepEqual(medianInterval(hundred), [40, 61]);
+    const thirty = Array.from({ length: 30 }, (_, i) => i + 1);
+    assert.deepEqual(medianInterval(thirty), [9, 22]);
+    const ten = Array.from({ length: 10 }, (_, i) => i + 1);
+    assert.deepEqual(medianInterval(ten), [1, 10]);
+    assert.deepEqual(medianInterval([0.9]), [0.9, 0.9]);
+  });
+
   it('leaves its input in its order', () => {
     const values = [3, 1, 2];
     median(values);
+    medianInterval(values);
     assert.deepEqual(values, [3, 1, 2]);
   });
 });
 
+/**
+ * The runs of a benchmark in the order they are timed, the baseline before every route run and
+ * once more at the end: /none at 10,000 req/s and /bearer at `ratio` of that, both at the
+ * machine's speed at the time (`speeds[i]` for the i-th run).
+ */
+function sandwiched(speeds: readonly number[], ratios: (i: number) => number): Run[] {
+  return speeds.map((speed, i) =>
+    i % 2 === 0 ? run(i, '/none', 10_000 * speed) : run(i, '/bearer', 10_000 * ratios(i) * speed),
+  );
+}
+
 describe('summarise', () => {
-  it('judges a target on the ratio within each round, which a slower machine does not move', () => {
-    // The machine slows to half speed in round 3, after the baseline was timed and before the
-    // route was; the route is 0.97× the baseline whenever both run at the same speed. The
-    // ratio of medians says 0.485×; the median of the per-round ratios stays 0.97×.
-    const baselineSpeed = [1, 1, 1, 0.5, 0.5];
-    const routeSpeed = [1, 1, 0.5, 0.5, 0.5];
-    const runs = baselineSpeed.flatMap((speed, i) => [
-      run(i + 1, '/none', 10_000 * speed),
-      run(i + 1, '/bearer', 9_700 * routeSpeed[i]!),
-    ]);
-    const [baseline, bearer] = summarise(routes, runs);
+  it('judges a target on the ratio to the baseline runs around each run, which a slower machine does not move', () => {
+    // The machine slows to half speed halfway through; the route is 0.97× the baseline whenever
+    // both run at the same speed. The ratio of medians says 0.647×; the median of the ratios to
+    // the neighbouring baseline runs stays 0.97×.
+    const speeds = [1, 1, 1, 1, 1, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+    const [baseline, bearer] = summarise(
+      routes,
+      sandwiched(speeds, () => 0.97),
+    );
     assert.equal(baseline!.pairedRatio, 1);
     assert.equal(baseline!.pass, null);
-    assert.ok(bearer!.ratio < 0.95, `ratio of medians ${bearer!.ratio}`);
+    assert.ok(bearer!.ratio < 0.65, `ratio of medians ${bearer!.ratio}`);
     assert.ok(Math.abs(bearer!.pairedRatio - 0.97) < 1e-9, `paired ${bearer!.pairedRatio}`);
     assert.equal(bearer!.pass, true);
   });
 
-  it('fails a route whose rounds are mostly below the target', () => {
+  it('divides by the mean of the baseline runs just before and after, or the one at an end', () => {
+    const runs = [
+      run(0, '/bearer', 9_000),
+      run(1, '/none', 10_000),
+      run(2, '/none', 12_000),
+      run(3, '/bearer', 11_000),
+      run(4, '/none', 10_000),
+      run(5, '/bearer', 5_000),
+      run(9, '/none', 90_000),
+    ];
+    // The runs' order, not the order of the list, decides which runs are neighbours.
+    const [, bearer] = summarise(routes, runs.toReversed());
+    // 9,000 / 10,000 = 0.9, 11,000 / mean(12,000, 10,000) = 1, 5,000 / mean(10,000, 90,000) = 0.1
+    assert.deepEqual(
+      bearer!.pairedQuartiles.map((q) => Math.round(q * 1000) / 1000),
+      [0.5, 0.95],
+    );
+    assert.ok(Math.abs(bearer!.pairedRatio - 0.9) < 1e-9);
+  });
+
+  it('fails a route whose runs are mostly below the target', () => {
     const ratios = [0.99, 0.9, 0.92, 0.93, 0.96];
-    const runs = ratios.flatMap((r, i) => [
-      run(i + 1, '/none', 10_000),
-      run(i + 1, '/bearer', 10_000 * r),
-    ]);
-    const [, bearer] = summarise(routes, runs);
+    const speeds = Array.from({ length: ratios.length * 2 + 1 }, () => 1);
+    const [, bearer] = summarise(
+      routes,
+      sandwiched(speeds, (i) => ratios[(i - 1) / 2]!),
+    );
     assert.ok(Math.abs(bearer!.pairedRatio - 0.93) < 1e-9);
     assert.deepEqual(
       bearer!.pairedQuartiles.map((q) => Math.round(q * 1000) / 1000),
@@ -76,8 +126,15 @@ describe('summarise', () => {
     assert.equal(bearer!.pass, false);
   });
 
+  it('refuses to compare a route that has no baseline run', () => {
+    assert.throws(
+      () => summarise(routes, [run(0, '/none', 10_000), run(1, '/bearer', 9_000)].slice(1)),
+      /\/bearer: no baseline run to compare with/,
+    );
+  });
+
   it('reports the CPU ratio from the server time per request', () => {
-    const runs = [run(1, '/none', 10_000, 80), run(1, '/bearer', 9_000, 100)];
+    const runs = [run(0, '/none', 10_000, 80), run(1, '/bearer', 9_000, 100)];
     const [, bearer] = summarise(routes, runs);
     assert.equal(bearer!.cpuRatio, 0.8);
     assert.equal(bearer!.medianServerMicrosPerRequest, 100);
@@ -85,11 +142,11 @@ describe('summarise', () => {
 });
 
 describe('table', () => {
-  it('prints every route with its paired ratio, quartiles and verdict', () => {
-    const runs = [run(1, '/none', 10_000), run(1, '/bearer', 9_000)];
+  it('prints every route with its paired ratio, its interval and verdict', () => {
+    const runs = [run(0, '/none', 10_000), run(1, '/bearer', 9_000)];
     const lines = table(summarise(routes, runs)).split('\n');
     assert.equal(lines.length, 4);
-    assert.match(lines[0]!, /\| route +\| median req\/s \|.*\| paired ratio \| +paired IQR \|/);
+    assert.match(lines[0]!, /\| route +\| median req\/s \|.*\| paired ratio \| +paired 95 % CI \|/);
     assert.match(lines[2]!, /^\| \/none .*\| baseline \|/);
     assert.match(
       lines[3]!,

@@ -1,6 +1,8 @@
 /** One timed autocannon run against one route. */
 export interface Run {
   readonly round: number;
+  /** Its place among all the runs of the benchmark, in the order they were timed. */
+  readonly sequence: number;
   readonly path: string;
   readonly requestsPerSecond: number;
   readonly requests: number;
@@ -40,14 +42,21 @@ export interface Summary {
   /** Median req/s over the baseline's median req/s. */
   readonly ratio: number;
   /**
-   * Median over rounds of req/s over the baseline's req/s in the same round: the figure the
-   * target is judged on. Each such pair was measured seconds apart, so a change of the machine's
-   * speed during the run (on a shared virtual machine, up to 2× for the very same work) cancels
-   * out of it, where it does not out of the ratio of medians taken minutes apart.
+   * Median over runs of req/s over the mean req/s of the baseline runs just before and just
+   * after it: the figure the target is judged on. Each run lies between two baseline runs a
+   * second away, so a change of the machine's speed during the benchmark (on a shared virtual
+   * machine, up to 2× for the very same work) cancels out of it, where it does not out of the
+   * ratio of medians taken minutes apart.
    */
   readonly pairedRatio: number;
-  /** The first and third quartiles of the per-round ratios: how far the paired ratio can move. */
+  /** The first and third quartiles of the per-run ratios: how much they spread. */
   readonly pairedQuartiles: readonly [number, number];
+  /**
+   * A 95 % confidence interval of the paired ratio (of the median of the per-run ratios), free
+   * of any assumption about their distribution: how far another run of the same length could
+   * move it.
+   */
+  readonly pairedInterval: readonly [number, number];
   readonly medianServerMicrosPerRequest: number;
   /**
    * The baseline's server CPU per request over this route's: the throughput ratio a server with
@@ -76,10 +85,45 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[below]! + (sorted[above]! - sorted[below]!) * (rank - below);
 }
 
+/**
+ * The baseline's req/s around a run: the mean of the baseline runs timed just before and just
+ * after it (either one alone at the ends of the benchmark).
+ */
+function baselineAround(run: Run, baselineRuns: readonly Run[]): number {
+  let before: Run | undefined;
+  let after: Run | undefined;
+  for (const base of baselineRuns) {
+    if (base.sequence < run.sequence && (before === undefined || base.sequence > before.sequence)) {
+      before = base;
+    }
+    if (base.sequence > run.sequence && (after === undefined || base.sequence < after.sequence)) {
+      after = base;
+    }
+  }
+  const around = [before, after].filter((base) => base !== undefined);
+  if (around.length === 0) throw new Error(`${run.path}: no baseline run to compare with`);
+  return around.reduce((sum, base) => sum + base.requestsPerSecond, 0) / around.length;
+}
+
+/**
+ * A distribution-free confidence interval of the median of `values`, at 95 % or a little more:
+ * the order statistics whose ranks lie 1.96 standard deviations of a Binomial(n, ½) either side
+ * of n/2, rounded outwards. With ten values or fewer it is their whole range.
+ */
+export function medianInterval(values: readonly number[]): readonly [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  const half = (1.96 * Math.sqrt(n)) / 2;
+  const lower = Math.max(0, Math.floor(n / 2 - half) - 1);
+  const upper = Math.min(n - 1, Math.ceil(n / 2 + half));
+  return [sorted[lower]!, sorted[upper]!];
+}
+
 /** Summarises the runs of each route against those of the first (the baseline). */
 export function summarise(routes: readonly Compared[], runs: readonly Run[]): Summary[] {
+  const baselinePath = routes[0]!.path;
   const of = (path: string) => runs.filter((run) => run.path === path);
-  const baselineRuns = of(routes[0]!.path);
+  const baselineRuns = of(baselinePath);
   const baselineRate = median(baselineRuns.map((run) => run.requestsPerSecond));
   const baselineMicros = median(baselineRuns.map((run) => run.serverMicrosPerRequest));
   return routes.map((route) => {
@@ -87,10 +131,10 @@ export function summarise(routes: readonly Compared[], runs: readonly Run[]): Su
     const rates = mine.map((run) => run.requestsPerSecond);
     const micros = median(mine.map((run) => run.serverMicrosPerRequest));
     const ratio = median(rates) / baselineRate;
-    const paired = mine.map((run) => {
-      const base = baselineRuns.find((b) => b.round === run.round)!;
-      return run.requestsPerSecond / base.requestsPerSecond;
-    });
+    const paired =
+      route.path === baselinePath
+        ? [1]
+        : mine.map((run) => run.requestsPerSecond / baselineAround(run, baselineRuns));
     const routeTarget = route.target;
     return {
       path: route.path,
@@ -102,6 +146,7 @@ export function summarise(routes: readonly Compared[], runs: readonly Run[]): Su
       ratio,
       pairedRatio: median(paired),
       pairedQuartiles: [quantile(paired, 0.25), quantile(paired, 0.75)],
+      pairedInterval: medianInterval(paired),
       medianServerMicrosPerRequest: micros,
       cpuRatio: baselineMicros / micros,
       medianServerCpuShare: median(mine.map((run) => run.serverCpuShare)),
@@ -128,7 +173,7 @@ export function table(summaries: readonly Summary[]): string {
       'min–max req/s',
       'ratio',
       'paired ratio',
-      'paired IQR',
+      'paired 95 % CI',
       'target',
       'result',
       'server µs/req',
@@ -141,7 +186,7 @@ export function table(summaries: readonly Summary[]): string {
       `${thousands(s.minRequestsPerSecond)}–${thousands(s.maxRequestsPerSecond)}`,
       times(s.ratio),
       times(s.pairedRatio),
-      `${s.pairedQuartiles[0].toFixed(3)}–${s.pairedQuartiles[1].toFixed(3)}`,
+      `${s.pairedInterval[0].toFixed(3)}–${s.pairedInterval[1].toFixed(3)}`,
       s.target === null ? '—' : `≥ ${s.target.toFixed(2)}×`,
       verdict(s),
       s.medianServerMicrosPerRequest.toFixed(1),
@@ -149,11 +194,16 @@ export function table(summaries: readonly Summary[]): string {
       `${Math.round(s.medianServerCpuShare * 100)} %`,
     ]),
   ];
+  return markdownTable(rows);
+}
+
+/** Rows of cells as a Markdown table, the first row its header; columns after the first align right. */
+export function markdownTable(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const cells = (row: readonly string[]) =>
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)));
   const rule = widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`));
-  return [rows[0]!, ...rows.slice(1)]
+  return rows
     .map((row) => `| ${cells(row).join(' | ')} |`)
     .toSpliced(1, 0, `| ${rule.join(' | ')} |`)
     .join('\n');

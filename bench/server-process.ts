@@ -1,7 +1,8 @@
 import { fork } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { awaitMessage, cpuTime } from './ipc.js';
+import type { HookTime } from './hook-timer.js';
+import { ask, awaitMessage, cpuTime } from './ipc.js';
 
 /** The benchmarked server, running in a child process. */
 export interface ServerProcess {
@@ -9,6 +10,8 @@ export interface ServerProcess {
   readonly port: number;
   /** The server's CPU time so far (user + system), in microseconds. */
   cpu(): Promise<number>;
+  /** Each route's hook time since the last call (started with `timeHooks` only). */
+  hooks(): Promise<Record<string, HookTime>>;
   /** Closes the app and waits for the process to exit (which writes a `--cpu-prof` profile). */
   close(): Promise<void>;
 }
@@ -25,13 +28,16 @@ interface ServerMessage {
  * loop (and, on two cores, a core) of its own, apart from autocannon's.
  *
  * @param execArgv - extra Node options for the server, e.g. `--cpu-prof`.
+ * @param options.timeHooks - time each route's `onRequest` hook (`hook-timer.ts`).
  */
 export async function startServer(
   cwd: string,
   execArgv: readonly string[],
+  options: { timeHooks?: boolean } = {},
 ): Promise<ServerProcess> {
   const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
     cwd,
+    env: { ...process.env, BENCH_TIME_HOOKS: options.timeHooks === true ? '1' : '0' },
     execArgv: ['--import', 'tsx', ...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -41,6 +47,8 @@ export async function startServer(
     pid: child.pid,
     port,
     cpu: () => cpuTime(child),
+    hooks: async () =>
+      (await ask<{ type: 'hooks'; times: Record<string, HookTime> }>(child, 'hooks')).times,
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -3,15 +3,17 @@
 // loopback port and talks to its parent over the IPC channel:
 //   → { type: 'listening', port }        once ready
 //   ← { type: 'cpu' }  → { type: 'cpu', user, system }   its own CPU time, in microseconds
+//   ← { type: 'hooks' } → { type: 'hooks', times }  with BENCH_TIME_HOOKS=1: each route's hook
+//                                        time since the last ask (bench/hook-timer.ts)
 //   ← { type: 'close' }                  closes the app and exits (so --cpu-prof is written)
 // Run alone (no IPC) it prints the port and serves until SIGINT/SIGTERM.
 import { buildBenchApp } from './app.js';
 
 interface ParentMessage {
-  readonly type: 'cpu' | 'close';
+  readonly type: 'cpu' | 'hooks' | 'close';
 }
 
-const app = await buildBenchApp();
+const { app, hooks } = await buildBenchApp({ timeHooks: process.env.BENCH_TIME_HOOKS === '1' });
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
 const port = Number(new URL(address).port);
 
@@ -28,6 +30,8 @@ if (process.send === undefined) {
     if (message.type === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send?.({ type: 'cpu', user, system });
+    } else if (message.type === 'hooks') {
+      process.send?.({ type: 'hooks', times: hooks?.take() ?? {} });
     } else {
       void shutdown();
     }
