@@ -32,7 +32,8 @@ export class SchemeRegistry {
 
   /** The schemes as an OpenAPI `components.securitySchemes` object, sorted by name. */
   toComponents(): Record<string, SecurityScheme> {
-    const entries = [...this.#schemes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    // Names are the keys of a map, so no two are equal.
+    const entries = [...this.#schemes].sort(([a], [b]) => (a < b ? -1 : 1));
     return Object.fromEntries(entries.map(([name, { scheme }]) => [name, scheme]));
   }
 }

@@ -10,6 +10,7 @@ import type { Authenticator } from '../../src/core/authenticator.js';
 import { authFunction } from '../../src/core/function-authenticator.js';
 import type { RequestView } from '../../src/core/request.js';
 import { HttpBasic } from '../../src/http/http-basic.js';
+import { authorizationCredentials } from '../../src/http/authorization-credentials.js';
 import { HttpBearer } from '../../src/http/http-bearer.js';
 import { isB64token } from '../../src/http/is-b64token.js';
 import { isScheme, parseAuthorization } from '../../src/http/parse-authorization.js';
@@ -160,6 +161,60 @@ describe('isB64token', () => {
           assert.equal(isB64token(body + '='.repeat(padding)), true);
         },
       ),
+    );
+  });
+});
+
+describe('HttpBearer', () => {
+  it('reads the token exactly as the general Authorization path and the b64token grammar decide', () => {
+    // The usual header is read in one regular expression; any other takes the general path.
+    // Both must agree on every header, at and around the length limit too.
+    const maxLength = 12;
+    const bearer = new HttpBearer({ maxLength, authenticate: (_request, token) => token });
+    const word = fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }).map((upper) =>
+      'bearer'
+        .split('')
+        .map((c, i) => (upper[i] === true ? c.toUpperCase() : c))
+        .join(''),
+    );
+    const tokenish = fc.string({
+      unit: fc.constantFrom(...'aZ09-._~+/= \t,\u00e9\u212a'.split('')),
+      maxLength: 16,
+    });
+    const validToken = fc
+      .tuple(
+        fc.string({
+          unit: fc.constantFrom(...'aZ09-._~+/'.split('')),
+          minLength: 1,
+          maxLength: 16,
+        }),
+        fc.string({ unit: fc.constant('='), maxLength: 2 }),
+      )
+      .map((parts) => parts.join(''));
+    const spaces = fc.string({ unit: fc.constant(' '), maxLength: 3 });
+    const header = fc.oneof(
+      anyString,
+      fc.tuple(word, spaces, tokenish).map((parts) => parts.join('')),
+      fc.tuple(word, spaces, validToken).map((parts) => parts.join('')),
+    );
+    fc.assert(
+      fc.property(header, (value) => {
+        const view: RequestView = {
+          method: 'GET',
+          url: '/',
+          headers: { authorization: value },
+          raw: { rawHeaders: ['Authorization', value] },
+        };
+        const found = authorizationCredentials(view, 'bearer', maxLength);
+        const expected =
+          found.state !== 'present'
+            ? found
+            : isB64token(found.credential)
+              ? { state: 'accepted', value: found.credential }
+              : { state: 'rejected' };
+        assert.deepEqual(bearer.verify(view), expected);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
