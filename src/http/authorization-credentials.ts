@@ -19,7 +19,18 @@ export function authorizationCredentials(
   maxLength: number,
 ): Extraction<string> {
   const value = singleHeaderValue(request, 'authorization');
-  if (typeof value !== 'string') return value;
+  return typeof value === 'string' ? credentialsIn(value, schemeLower, maxLength) : value;
+}
+
+/**
+ * {@link authorizationCredentials} for a header value already read: absent when it is in another
+ * scheme or has nothing after the scheme word, rejected when longer than `maxLength`.
+ */
+export function credentialsIn(
+  value: string,
+  schemeLower: string,
+  maxLength: number,
+): Extraction<string> {
   const start = credentialsStart(value, schemeLower);
   if (start === -1 || start === value.length) return ABSENT;
   if (value.length - start > maxLength) return REJECTED;

@@ -8,14 +8,12 @@ import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requireHook, schemeNamePart } from '../internal/hook.js';
 import { singleHeaderValue } from '../internal/single-header.js';
-import { authorizationCredentials } from './authorization-credentials.js';
-import { isB64token } from './is-b64token.js';
+import { credentialsIn } from './authorization-credentials.js';
 
-// The usual header in one pass: `Bearer` (ASCII letters in any case), spaces, a b64token. Any
-// other header takes the general path, which decides exactly as before.
+// A header whose credentials were found is `Bearer`, spaces and the token: the token is a
+// b64token (as `isB64token` decides) exactly when the whole header matches this. One expression
+// over the header as parsed costs less inside a server than one over the token sliced from it.
 const BEARER_B64TOKEN = /^[Bb][Ee][Aa][Rr][Ee][Rr] +[A-Za-z0-9\-._~+/]+=*$/;
-const SCHEME_AND_SPACE = 'Bearer '.length;
-const SPACE = 0x20;
 
 /** The Bearer hook: resolve a token to the caller, or return nothing to reject. */
 export type BearerHook<TAuth> = (request: AuthRequest, token: string) => Awaitable<TAuth | Nothing>;
@@ -81,18 +79,10 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
 
   protected override extract(request: RequestView): Extraction<string> {
     const value = singleHeaderValue(request, 'authorization');
-    if (
-      typeof value === 'string' &&
-      value.length - SCHEME_AND_SPACE <= this.#maxLength &&
-      BEARER_B64TOKEN.test(value)
-    ) {
-      let start = SCHEME_AND_SPACE;
-      while (value.charCodeAt(start) === SPACE) start++;
-      return { state: 'present', credential: value.slice(start) };
-    }
-    const found = authorizationCredentials(request, 'bearer', this.#maxLength);
-    if (found.state === 'present' && !isB64token(found.credential)) return REJECTED;
-    return found;
+    if (typeof value !== 'string') return value;
+    const found = credentialsIn(value, 'bearer', this.#maxLength);
+    if (found.state !== 'present') return found;
+    return BEARER_B64TOKEN.test(value) ? found : REJECTED;
   }
 
   protected override invoke(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {

@@ -167,8 +167,8 @@ describe('isB64token', () => {
 
 describe('HttpBearer', () => {
   it('reads the token exactly as the general Authorization path and the b64token grammar decide', () => {
-    // The usual header is read in one regular expression; any other takes the general path.
-    // Both must agree on every header, at and around the length limit too.
+    // HttpBearer checks the token's grammar with one expression over the whole header; that must
+    // decide as isB64token over the token does, on every header, at and around the length limit.
     const maxLength = 12;
     const bearer = new HttpBearer({ maxLength, authenticate: (_request, token) => token });
     const word = fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }).map((upper) =>
