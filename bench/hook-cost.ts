@@ -7,6 +7,7 @@
 import autocannon from 'autocannon';
 import { benchHeaders, benchRoutes } from './app.js';
 import { summariseHooks, type HookRound } from './hook-timer.js';
+import { requireAll2xx } from './load.js';
 import { epilogue, preamble, repo, run, versionOf } from './machine.js';
 import { parseOptions } from './options.js';
 import { markdownTable, median } from './report.js';
@@ -25,21 +26,17 @@ async function main(): Promise<number> {
   });
   const server = await startServer(repo, [], { timeHooks: true });
   const requests = benchRoutes.map((route) => ({ method: 'GET' as const, path: route.path }));
-  const fire = async (seconds: number) => {
-    const result = await autocannon({
-      url: `http://127.0.0.1:${server.port}`,
-      headers: { ...benchHeaders },
-      connections: options.connections,
-      duration: seconds,
-      requests,
-    });
-    if (result.non2xx !== 0 || result.errors !== 0 || result['2xx'] !== result.requests.total) {
-      throw new Error(
-        `not every response was a 2xx (${result['2xx']} of ${result.requests.total})`,
-      );
-    }
-    return result;
-  };
+  const fire = async (seconds: number) =>
+    requireAll2xx(
+      await autocannon({
+        url: `http://127.0.0.1:${server.port}`,
+        headers: { ...benchHeaders },
+        connections: options.connections,
+        duration: seconds,
+        requests,
+      }),
+      'mixed load',
+    );
   const rounds: HookRound[] = [];
   try {
     if (options.warmup > 0) await fire(options.warmup);

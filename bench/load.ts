@@ -42,11 +42,19 @@ export async function fire(
     pipelining: settings.pipelining,
     ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
   });
+  return requireAll2xx(result, shot.path);
+}
+
+/**
+ * The result of an autocannon run, once every response is known to be a 2xx; throws otherwise,
+ * naming `label`.
+ */
+export function requireAll2xx(result: autocannon.Result, label: string): autocannon.Result {
   const { non2xx, errors, timeouts } = result;
   const completed = result.requests.total;
   if (non2xx !== 0 || errors !== 0 || timeouts !== 0 || result['2xx'] !== completed) {
     throw new Error(
-      `${shot.path}: not every response was a 2xx (2xx ${result['2xx']} of ${completed}, ` +
+      `${label}: not every response was a 2xx (2xx ${result['2xx']} of ${completed}, ` +
         `non-2xx ${non2xx}, errors ${errors}, timeouts ${timeouts}); nothing broken is timed`,
     );
   }
