@@ -57,6 +57,23 @@ describe('SessionAuth', () => {
     }
   });
 
+  it('decides without a promise when the store answers synchronously (from a cache, say)', () => {
+    const users = new Map([['s1', 'ann']]);
+    const session = new SessionAuth<string>({
+      store: {
+        create: () => Promise.resolve('s1'),
+        get: (id) => users.get(id),
+        destroy: () => Promise.resolve(),
+      },
+    });
+    const accepted = session.verify(request('sessionid=s1'));
+    assert.ok(!(accepted instanceof Promise));
+    assert.deepEqual(accepted, { state: 'accepted', value: 'ann', csrfBinding: 's1' });
+    const rejected = session.verify(request('sessionid=s2'));
+    assert.ok(!(rejected instanceof Promise));
+    assert.equal(rejected.state, 'rejected');
+  });
+
   it('resolves a real session and binds CSRF tokens to the session id', async () => {
     const store = new MemorySessionStore<{ name: string }>();
     const id = await store.create({ name: 'ann' });
