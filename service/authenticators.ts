@@ -12,7 +12,7 @@ import { clientAddress, type Config } from './config.js';
 import type { LoginGuard } from './login-guard.js';
 import { digest } from './security/secrets.js';
 import { storeSessions } from './sessions.js';
-import type { ApplicationRecord, Store } from './store/store.js';
+import { mapAwaitable, type Store } from './store/store.js';
 
 /** Everything the authenticators need. */
 export interface AuthenticatorDeps {
@@ -27,17 +27,17 @@ export interface AuthenticatorDeps {
  * users, application keys and sessions are looked up by digest.
  */
 export function createAuthenticators({ config, store, login, now }: AuthenticatorDeps) {
-  const application = (
-    _request: FastifyRequest,
-    key: string,
-  ): Promise<ApplicationRecord | undefined> =>
-    // Keys are issued with the vk_ prefix; anything else cannot be one, so the store is spared.
-    key.startsWith('vk_') ? store.findApplicationByKey(digest(key)) : Promise.resolve(undefined);
+  // Keys are issued with the vk_ prefix; anything else cannot be one, so the store is spared.
+  const application = (_request: FastifyRequest, key: string) =>
+    key.startsWith('vk_') ? store.findApplicationByKey(digest(key)) : undefined;
 
   const bearer = new HttpBearer({
     description: 'A token from POST /api/token',
-    authenticate: async (_request, token) =>
-      (await store.findTokenUser(digest(token), now())) === undefined ? undefined : token,
+    // The store may answer at once (from memory) or later; a found token is the auth value.
+    authenticate: (_request, token) =>
+      mapAwaitable(store.findToken(digest(token), now()), (live) =>
+        live === undefined ? undefined : token,
+      ),
   });
   const basic = new HttpBasic({
     description: 'A username and password',

@@ -56,7 +56,10 @@ export async function runCli(
     now: options.now ?? Date.now,
     async withStore(use) {
       const url = io.env.DATABASE_URL;
-      const store = await openStore(url === undefined || url === '' ? DEFAULT_DATABASE_URL : url);
+      // One command, one process: nothing to gain from keeping credentials in memory.
+      const store = await openStore(url === undefined || url === '' ? DEFAULT_DATABASE_URL : url, {
+        credentialCache: false,
+      });
       try {
         return await use(store);
       } finally {

@@ -23,6 +23,8 @@ export interface Config {
   /** Session idle and absolute timeouts. */
   readonly sessionIdleMs: number;
   readonly sessionAbsoluteMs: number;
+  /** How long a found token, key or session is kept in memory at most; 0: never kept. */
+  readonly credentialCacheMs: number;
 }
 
 /** An environment variable holds something the service cannot start with. */
@@ -72,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 3600, 60, 30 * 86400),
     sessionIdleMs: integer(env, 'SESSION_IDLE_SECONDS', 30 * 60, 60, 30 * 86400) * 1000,
     sessionAbsoluteMs: integer(env, 'SESSION_ABSOLUTE_SECONDS', 12 * 3600, 60, 365 * 86400) * 1000,
+    credentialCacheMs: integer(env, 'CREDENTIAL_CACHE_SECONDS', 10, 0, 3600) * 1000,
   };
 }
 

@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { seedDemo } from './demo.js';
 import { newSecret } from './security/secrets.js';
-import { openStore } from './store/open-store.js';
+import { credentialCache, openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
 async function secretKeyOf(config: Config, store: Store): Promise<string> {
@@ -48,15 +48,27 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // The cache can only turn itself off once the app, and its logger, exist.
+  let cacheOff = (error: Error) => {
+    process.stderr.write(`vouch: credential cache off: ${error.message}\n`);
+  };
   let store: Store;
   try {
-    // A short busy timeout: better-sqlite3 waits on the event loop while another process writes.
-    store = await openStore(config.databaseUrl, { busyTimeoutMs: 1000 });
+    store = await openStore(config.databaseUrl, {
+      // A short busy timeout: better-sqlite3 waits on the event loop while another process writes.
+      busyTimeoutMs: 1000,
+      credentialCache: credentialCache(config.credentialCacheMs, (error) => {
+        cacheOff(error);
+      }),
+    });
   } catch (error) {
     process.stderr.write(`vouch: cannot open DATABASE_URL: ${(error as Error).message}\n`);
     process.exit(1);
   }
   const app = await buildApp({ config, store, secretKey: await secretKeyOf(config, store) });
+  cacheOff = (error) => {
+    app.log.warn({ err: error }, 'credential cache off: every lookup reads the database');
+  };
 
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,6 +1,6 @@
 import type { SessionStore } from 'vouch/session';
 import { digest, newSecret } from './security/secrets.js';
-import type { SessionTimeouts, Store, UserRecord } from './store/store.js';
+import { mapAwaitable, type SessionTimeouts, type Store, type UserRecord } from './store/store.js';
 
 /**
  * vouch's session interface over the service store: ids are 256 random bits handed to the
@@ -18,7 +18,7 @@ export function storeSessions(
       return id;
     },
     get(id) {
-      return store.findSessionUser(digest(id), now(), timeouts);
+      return mapAwaitable(store.findSession(digest(id), now(), timeouts), (live) => live?.user);
     },
     destroy(id) {
       return store.deleteSession(digest(id));

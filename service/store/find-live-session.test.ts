@@ -54,18 +54,18 @@ test('the refresh interval is a tenth of the idle timeout, at most a minute', ()
 test('a live session answers its user; unknown digests answer nothing', async (t) => {
   const { store, alice } = await fixture(t);
   await store.createSession('s', alice.id, 0);
-  assert.deepEqual(await store.findSessionUser('s', 1, timeouts), alice);
-  assert.equal(await store.findSessionUser('unknown', 1, timeouts), undefined);
+  assert.deepEqual((await store.findSession('s', 1, timeouts))?.user, alice);
+  assert.equal((await store.findSession('unknown', 1, timeouts))?.user, undefined);
 });
 
 test('idle timeout: a session unused for idleMs dies and its row is deleted', async (t) => {
   const { store, peek, alice } = await fixture(t);
   await store.createSession('s', alice.id, 0);
-  assert.deepEqual(await store.findSessionUser('s', timeouts.idleMs - 1, timeouts), alice);
+  assert.deepEqual((await store.findSession('s', timeouts.idleMs - 1, timeouts))?.user, alice);
   // That use refreshed the idle clock, so the session lives on past the first deadline…
-  assert.deepEqual(await store.findSessionUser('s', 2 * timeouts.idleMs - 2, timeouts), alice);
+  assert.deepEqual((await store.findSession('s', 2 * timeouts.idleMs - 2, timeouts))?.user, alice);
   // …until it is left alone for idleMs.
-  assert.equal(await store.findSessionUser('s', 3 * timeouts.idleMs - 2, timeouts), undefined);
+  assert.equal((await store.findSession('s', 3 * timeouts.idleMs - 2, timeouts))?.user, undefined);
   assert.equal(count(peek), 0);
 });
 
@@ -75,9 +75,9 @@ test('absolute timeout: a busy session still dies absoluteMs after login', async
   let now = 0;
   while (now + 10 * MINUTE < timeouts.absoluteMs) {
     now += 10 * MINUTE;
-    assert.deepEqual(await store.findSessionUser('s', now, timeouts), alice);
+    assert.deepEqual((await store.findSession('s', now, timeouts))?.user, alice);
   }
-  assert.equal(await store.findSessionUser('s', timeouts.absoluteMs, timeouts), undefined);
+  assert.equal((await store.findSession('s', timeouts.absoluteMs, timeouts))?.user, undefined);
   assert.equal(count(peek), 0);
 });
 
@@ -87,12 +87,12 @@ test('reads within the refresh interval write nothing; a stale clock is refreshe
   const changes = peek.prepare<[], number>('PRAGMA data_version').pluck();
   const version = changes.get();
   for (let now = 1000; now < 1000 + MINUTE; now += 5000) {
-    await store.findSessionUser('s', now, timeouts);
+    await store.findSession('s', now, timeouts);
   }
   // data_version moves when another connection commits to the file: no commit happened.
   assert.equal(changes.get(), version);
   assert.equal(lastSeen(peek, 's'), 1000);
-  await store.findSessionUser('s', 1000 + MINUTE, timeouts);
+  await store.findSession('s', 1000 + MINUTE, timeouts);
   assert.equal(lastSeen(peek, 's'), 1000 + MINUTE);
   assert.notEqual(changes.get(), version);
 });
@@ -100,7 +100,7 @@ test('reads within the refresh interval write nothing; a stale clock is refreshe
 test('an older clock never moves last_seen_at backwards', async (t) => {
   const { store, peek, alice } = await fixture(t);
   await store.createSession('s', alice.id, 0);
-  await store.findSessionUser('s', 5 * MINUTE, timeouts);
+  await store.findSession('s', 5 * MINUTE, timeouts);
   assert.equal(lastSeen(peek, 's'), 5 * MINUTE);
   const rows = createSessionRepository(peek);
   assert.equal(rows.touch('s', 2 * MINUTE), true);
@@ -124,7 +124,7 @@ test('a logout between the read and the refresh wins: nothing answered, nothing 
   };
   assert.equal(await findLiveSession(racing, 's', 10 * MINUTE, timeouts), undefined);
   assert.equal(count(peek), 0);
-  assert.equal(await store.findSessionUser('s', 10 * MINUTE, timeouts), undefined);
+  assert.equal((await store.findSession('s', 10 * MINUTE, timeouts))?.user, undefined);
 });
 
 test('a request racing a logout on the same store never resurrects the session', async (t) => {
@@ -133,14 +133,14 @@ test('a request racing a logout on the same store never resurrects the session',
     const digest = `s${round}`;
     await store.createSession(digest, alice.id, 0);
     // The read needs a refresh (stale by 10 minutes), so both operations write.
-    const racers = [
-      store.findSessionUser(digest, 10 * MINUTE, timeouts),
+    const racers: Promise<unknown>[] = [
+      Promise.resolve(store.findSession(digest, 10 * MINUTE, timeouts)),
       store.deleteSession(digest),
-      store.findSessionUser(digest, 10 * MINUTE + 1, timeouts),
+      Promise.resolve(store.findSession(digest, 10 * MINUTE + 1, timeouts)),
     ];
     if (round % 2 === 1) racers.reverse();
     await Promise.all(racers);
-    assert.equal(await store.findSessionUser(digest, 10 * MINUTE + 2, timeouts), undefined);
+    assert.equal((await store.findSession(digest, 10 * MINUTE + 2, timeouts))?.user, undefined);
   }
   assert.equal(count(peek), 0);
 });
@@ -150,10 +150,10 @@ test('a logout from another connection is seen at once by the next request', asy
   const other = openSqliteStore(file);
   t.after(() => other.close());
   await store.createSession('s', alice.id, 0);
-  assert.deepEqual(await store.findSessionUser('s', 1, timeouts), alice);
+  assert.deepEqual((await store.findSession('s', 1, timeouts))?.user, alice);
   await other.deleteSession('s');
-  assert.equal(await store.findSessionUser('s', 2, timeouts), undefined);
-  assert.equal(await store.findSessionUser('s', 10 * MINUTE, timeouts), undefined);
+  assert.equal((await store.findSession('s', 2, timeouts))?.user, undefined);
+  assert.equal((await store.findSession('s', 10 * MINUTE, timeouts))?.user, undefined);
 });
 
 test('deleting an unknown session is harmless', async (t) => {

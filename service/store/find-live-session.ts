@@ -1,4 +1,4 @@
-import type { SessionTimeouts, UserRecord } from './store.js';
+import type { LiveSession, SessionTimeouts, UserRecord } from './store.js';
 
 /** A stored session joined with its user. */
 export interface SessionRow {
@@ -29,26 +29,45 @@ export function refreshInterval(timeouts: SessionTimeouts): number {
   return Math.min(60_000, timeouts.idleMs / 10);
 }
 
+/** Whether a session with these clocks has died of its idle or its absolute timeout at `now`. */
+export function isExpired(
+  session: Pick<SessionRow, 'createdAt' | 'lastSeenAt'>,
+  now: number,
+  timeouts: SessionTimeouts,
+): boolean {
+  return (
+    now - session.lastSeenAt >= timeouts.idleMs || now - session.createdAt >= timeouts.absoluteMs
+  );
+}
+
+/** Whether a live session's idle clock has grown stale enough at `now` to be written again. */
+export function needsRefresh(
+  session: Pick<SessionRow, 'lastSeenAt'>,
+  now: number,
+  timeouts: SessionTimeouts,
+): boolean {
+  return now - session.lastSeenAt >= refreshInterval(timeouts);
+}
+
 /**
- * The user of a live session, the same for every engine: an expired session is deleted; a live
- * one has its idle clock refreshed when stale. If the session is deleted between the read and the
- * refresh (a logout racing this request), the refresh finds no row and the answer is `undefined`:
- * the session is never recreated and never honoured after its logout was seen.
+ * A live session, the same for every engine: an expired session is deleted; a live one has its
+ * idle clock refreshed when stale. If the session is deleted between the read and the refresh (a
+ * logout racing this request), the refresh finds no row and the answer is `undefined`: the
+ * session is never recreated and never honoured after its logout was seen.
  */
 export async function findLiveSession(
   rows: SessionRows,
   digest: string,
   now: number,
   timeouts: SessionTimeouts,
-): Promise<UserRecord | undefined> {
+): Promise<LiveSession | undefined> {
   const row = await rows.read(digest);
   if (row === undefined) return undefined;
-  if (now - row.lastSeenAt >= timeouts.idleMs || now - row.createdAt >= timeouts.absoluteMs) {
+  if (isExpired(row, now, timeouts)) {
     await rows.remove(digest);
     return undefined;
   }
-  if (now - row.lastSeenAt >= refreshInterval(timeouts)) {
-    if (!(await rows.touch(digest, now))) return undefined;
-  }
-  return row.user;
+  if (!needsRefresh(row, now, timeouts)) return row;
+  if (!(await rows.touch(digest, now))) return undefined;
+  return { ...row, lastSeenAt: now };
 }

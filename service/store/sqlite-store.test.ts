@@ -53,9 +53,9 @@ test('tokens: valid until expiresAt, then gone', async (t) => {
   const store = memoryStore(t);
   const alice = await store.createUser('alice', 'h', 0);
   await store.createToken('digest-1', alice.id, 10 * HOUR, 0);
-  assert.deepEqual(await store.findTokenUser('digest-1', 10 * HOUR - 1), alice);
-  assert.equal(await store.findTokenUser('digest-1', 10 * HOUR), undefined);
-  assert.equal(await store.findTokenUser('unknown', 0), undefined);
+  assert.deepEqual((await store.findToken('digest-1', 10 * HOUR - 1))?.user, alice);
+  assert.equal((await store.findToken('digest-1', 10 * HOUR))?.user, undefined);
+  assert.equal((await store.findToken('unknown', 0))?.user, undefined);
 });
 
 test('tokens: revocation takes effect at once and only once', async (t) => {
@@ -64,8 +64,8 @@ test('tokens: revocation takes effect at once and only once', async (t) => {
   await store.createToken('digest-1', alice.id, HOUR, 0);
   await store.createToken('digest-2', alice.id, HOUR, 0);
   assert.equal(await store.revokeToken('digest-1', 5), true);
-  assert.equal(await store.findTokenUser('digest-1', 6), undefined);
-  assert.deepEqual(await store.findTokenUser('digest-2', 6), alice);
+  assert.equal((await store.findToken('digest-1', 6))?.user, undefined);
+  assert.deepEqual((await store.findToken('digest-2', 6))?.user, alice);
   assert.equal(await store.revokeToken('digest-1', 7), false);
   assert.equal(await store.revokeToken('unknown', 7), false);
 });
@@ -169,12 +169,12 @@ test('restarting keeps users, tokens, keys, revocations and settings', async (t)
   const after = openSqliteStore(file);
   t.after(() => after.close());
   assert.deepEqual(await after.listUsers(), [alice]);
-  assert.deepEqual(await after.findTokenUser('live', 2), alice);
-  assert.equal(await after.findTokenUser('revoked', 2), undefined);
+  assert.deepEqual((await after.findToken('live', 2))?.user, alice);
+  assert.equal((await after.findToken('revoked', 2))?.user, undefined);
   assert.deepEqual(await after.findApplicationByKey('kept-digest'), kept);
   assert.equal(await after.findApplicationByKey('gone-digest'), undefined);
   const timeouts = { idleMs: HOUR, absoluteMs: 10 * HOUR };
-  assert.deepEqual(await after.findSessionUser('session', 1, timeouts), alice);
+  assert.deepEqual((await after.findSession('session', 1, timeouts))?.user, alice);
   assert.equal(await after.getSetting('secret'), 's');
 });
 
@@ -223,9 +223,9 @@ test('after close, every call is StoreUnavailableError; closing twice is harmles
   await store.close();
   await store.close();
   await assert.rejects(store.ping(), StoreUnavailableError);
-  await assert.rejects(store.findTokenUser('x', 0), StoreUnavailableError);
+  await assert.rejects(async () => store.findToken('x', 0), StoreUnavailableError);
   await assert.rejects(
-    store.findSessionUser('x', 0, { idleMs: 1, absoluteMs: 1 }),
+    async () => store.findSession('x', 0, { idleMs: 1, absoluteMs: 1 }),
     StoreUnavailableError,
   );
 });

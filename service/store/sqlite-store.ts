@@ -6,6 +6,7 @@ import { createSessionRepository } from './sqlite/session-repository.js';
 import { createSettingRepository } from './sqlite/setting-repository.js';
 import { toStoreError } from './sqlite/to-store-error.js';
 import { createTokenRepository } from './sqlite/token-repository.js';
+import { watchForeignCommits } from './sqlite/watch-foreign-commits.js';
 import { createUserRepository } from './sqlite/user-repository.js';
 import type { Store } from './store.js';
 
@@ -33,6 +34,8 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
   const sessions = createSessionRepository(db);
   const settings = createSettingRepository(db);
   const ping = db.prepare('SELECT 1 FROM settings LIMIT 1');
+  // Stopped when the store closes: a watcher must never settle a notice on a closed connection.
+  const watchers = new Set<() => void>();
 
   const call = <T>(operation: () => T): Promise<T> => {
     try {
@@ -49,6 +52,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       }),
     close: () =>
       call(() => {
+        for (const stop of watchers) stop();
         if (!db.open) return;
         db.pragma('optimize');
         db.close();
@@ -64,7 +68,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       call(() => {
         tokens.create(tokenDigest, userId, expiresAt, now);
       }),
-    findTokenUser: (tokenDigest, now) => call(() => tokens.findUser(tokenDigest, now)),
+    findToken: (tokenDigest, now) => call(() => tokens.findLive(tokenDigest, now)),
     revokeToken: (tokenDigest, now) => call(() => tokens.revoke(tokenDigest, now)),
 
     createApplication: (name, keyPrefix, keyDigest, now) =>
@@ -77,7 +81,7 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
       call(() => {
         sessions.create(sessionDigest, userId, now);
       }),
-    findSessionUser: (sessionDigest, now, timeouts) =>
+    findSession: (sessionDigest, now, timeouts) =>
       findLiveSession(sessions, sessionDigest, now, timeouts).catch((error: unknown) => {
         throw toStoreError(error, db);
       }),
@@ -88,5 +92,16 @@ export function openSqliteStore(path: string, options: SqliteStoreOptions = {}):
 
     getSetting: (name) => call(() => settings.get(name)),
     setSettingIfAbsent: (name, value) => call(() => settings.setIfAbsent(name, value)),
+
+    watchForeignCommits(listener, onError) {
+      const stop = watchForeignCommits(db, path, listener, (error) => {
+        onError(toStoreError(error, db));
+      });
+      watchers.add(stop);
+      return () => {
+        watchers.delete(stop);
+        stop();
+      };
+    },
   };
 }

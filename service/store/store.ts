@@ -22,6 +22,29 @@ export interface ApplicationRecord {
   readonly revokedAt: number | null;
 }
 
+/** A bearer token that works: its user, and until when. */
+export interface LiveToken {
+  readonly user: UserRecord;
+  /** Milliseconds since the epoch; the token is dead from this instant on. */
+  readonly expiresAt: number;
+}
+
+/** A session that works: its user and its clocks, as stored after this request. */
+export interface LiveSession {
+  readonly user: UserRecord;
+  readonly createdAt: number;
+  /** The idle clock, refreshed by this request when it had grown stale. */
+  readonly lastSeenAt: number;
+}
+
+/** A value, or a promise of it: what a lookup that may answer from memory returns. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Applies `map` to an awaitable value: at once to a value, once settled to a promise. */
+export function mapAwaitable<T, U>(value: Awaitable<T>, map: (value: T) => U): Awaitable<U> {
+  return value instanceof Promise ? value.then(map) : map(value);
+}
+
 /** How long sessions live. */
 export interface SessionTimeouts {
   /** A session unused this long dies. */
@@ -36,9 +59,13 @@ export interface SessionTimeouts {
  * digested (SHA-256, base64url): a store never sees a token, key or session id. Times are
  * milliseconds since the epoch, passed in so tests control the clock.
  *
- * Every method throws `StoreUnavailableError` (from `vouch`) when the engine cannot answer
- * (locked past its busy timeout, disk gone, connection lost), and `UsernameTakenError` /
- * `NotFoundError` where documented; never anything else for expected conditions.
+ * The three credential lookups (`findToken`, `findApplicationByKey`, `findSession`) may answer
+ * synchronously, from memory (see `cacheCredentials`); every other method answers a promise.
+ *
+ * Every method throws (or rejects with) `StoreUnavailableError` (from `vouch`) when the engine
+ * cannot answer (locked past its busy timeout, disk gone, connection lost), and
+ * `UsernameTakenError` / `NotFoundError` where documented; never anything else for expected
+ * conditions.
  */
 export interface Store {
   /** Answers when the engine is reachable; throws `StoreUnavailableError` otherwise. */
@@ -57,8 +84,8 @@ export interface Store {
 
   /** Records a bearer token for a user, valid until `expiresAt`. */
   createToken(tokenDigest: string, userId: number, expiresAt: number, now: number): Promise<void>;
-  /** The user of a token that exists, has not expired at `now` and is not revoked. */
-  findTokenUser(tokenDigest: string, now: number): Promise<UserRecord | undefined>;
+  /** A token that exists, has not expired at `now` and is not revoked. */
+  findToken(tokenDigest: string, now: number): Awaitable<LiveToken | undefined>;
   /** Revokes a token at once (durably); `false` when unknown or already revoked. */
   revokeToken(tokenDigest: string, now: number): Promise<boolean>;
 
@@ -70,7 +97,7 @@ export interface Store {
     now: number,
   ): Promise<ApplicationRecord>;
   /** The application whose key has this digest, unless revoked. */
-  findApplicationByKey(keyDigest: string): Promise<ApplicationRecord | undefined>;
+  findApplicationByKey(keyDigest: string): Awaitable<ApplicationRecord | undefined>;
   /** Every application, revoked or not, by id. */
   listApplications(): Promise<ApplicationRecord[]>;
   /** Revokes an application's key at once (durably); `NotFoundError` for an unknown id; `false` when already revoked. */
@@ -79,14 +106,14 @@ export interface Store {
   /** Starts a session for a user. */
   createSession(sessionDigest: string, userId: number, now: number): Promise<void>;
   /**
-   * The user of a live session, refreshing its idle clock. An expired session is deleted and
+   * A live session, its idle clock refreshed when stale. An expired session is deleted and
    * `undefined` returned. A session deleted meanwhile (logout) is never recreated.
    */
-  findSessionUser(
+  findSession(
     sessionDigest: string,
     now: number,
     timeouts: SessionTimeouts,
-  ): Promise<UserRecord | undefined>;
+  ): Awaitable<LiveSession | undefined>;
   /** Deletes a session at once (durably); nothing happens for an unknown one. */
   deleteSession(sessionDigest: string): Promise<void>;
 
@@ -94,6 +121,14 @@ export interface Store {
   getSetting(name: string): Promise<string | undefined>;
   /** Stores a setting unless one exists, and returns the value in force (first writer wins). */
   setSettingIfAbsent(name: string, value: string): Promise<string>;
+
+  /**
+   * Calls `listener` whenever another connection (the CLI, a second service process) has
+   * committed a change, once that change is visible to this store's reads, so that what was
+   * read before can be forgotten. Calls `onError` instead, once, if the engine can no longer
+   * tell, and never calls `listener` after that. Returns a function that stops watching.
+   */
+  watchForeignCommits(listener: () => void, onError: (error: Error) => void): () => void;
 }
 
 /** The username is already taken. */

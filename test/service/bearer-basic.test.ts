@@ -134,8 +134,11 @@ describe('GET /api/bearer', () => {
     const service = await startService(t);
     await addUser(service.store, 'alice', 'wonderland');
     const token = await getToken(service, 'alice', 'wonderland');
-    assert.equal(await service.store.findTokenUser(token, Date.now()), undefined);
-    assert.equal((await service.store.findTokenUser(digest(token), Date.now()))?.username, 'alice');
+    assert.equal(await service.store.findToken(token, Date.now()), undefined);
+    assert.equal(
+      (await service.store.findToken(digest(token), Date.now()))?.user.username,
+      'alice',
+    );
   });
 });
 

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../service/config.js';
 import { hashPassword, type ScryptParameters } from '../../service/security/passwords.js';
 import type { FailureLimiter } from '../../service/security/rate-limit.js';
 import { digest, newApiKey, newSecret } from '../../service/security/secrets.js';
-import { openStore } from '../../service/store/open-store.js';
+import { credentialCache, openStore } from '../../service/store/open-store.js';
 import type { Store } from '../../service/store/store.js';
 
 /**
@@ -67,7 +67,9 @@ export async function startService(t: TestContext, options: StartOptions = {}): 
     ...options.env,
     DATABASE_URL: `sqlite:${file}`,
   });
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, {
+    credentialCache: credentialCache(config.credentialCacheMs),
+  });
   const app = await buildApp({
     config,
     store,

@@ -1,11 +1,18 @@
 import type Database from 'better-sqlite3';
-import type { UserRecord } from '../store.js';
+import type { LiveToken } from '../store.js';
 
 /** The `tokens` table through prepared statements. */
 export interface TokenRepository {
   create(digest: string, userId: number, expiresAt: number, now: number): void;
-  findUser(digest: string, now: number): UserRecord | undefined;
+  findLive(digest: string, now: number): LiveToken | undefined;
   revoke(digest: string, now: number): boolean;
+}
+
+interface JoinedRow {
+  readonly id: number;
+  readonly username: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
 }
 
 /** Prepares the statements of the `tokens` table once, for the life of the connection. */
@@ -13,8 +20,8 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
   const insert = db.prepare<[string, number, number, number]>(
     'INSERT INTO tokens (digest, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
   );
-  const live = db.prepare<[string, number], UserRecord>(
-    `SELECT u.id, u.username, u.created_at AS createdAt
+  const live = db.prepare<[string, number], JoinedRow>(
+    `SELECT u.id, u.username, u.created_at AS createdAt, t.expires_at AS expiresAt
      FROM tokens t JOIN users u ON u.id = t.user_id
      WHERE t.digest = ? AND t.revoked_at IS NULL AND t.expires_at > ?`,
   );
@@ -26,7 +33,14 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
     create(digest, userId, expiresAt, now) {
       insert.run(digest, userId, now, expiresAt);
     },
-    findUser: (digest, now) => live.get(digest, now),
+    findLive(digest, now) {
+      const row = live.get(digest, now);
+      if (row === undefined) return undefined;
+      return {
+        user: { id: row.id, username: row.username, createdAt: row.createdAt },
+        expiresAt: row.expiresAt,
+      };
+    },
     revoke: (digest, now) => revoke.run(now, digest).changes > 0,
   };
 }
