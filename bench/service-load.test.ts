@@ -48,6 +48,12 @@ describe('service load bench', () => {
     );
   });
 
+  it('every timed request carries the same headers, every credential, the baseline too', () => {
+    const [first, ...others] = serviceRoutes.map((route) => route.shot(credentials).headers);
+    assert.deepEqual(Object.keys(first ?? {}).sort(), ['authorization', 'cookie', 'x-api-key']);
+    for (const headers of others) assert.deepEqual(headers, first);
+  });
+
   for (const route of serviceRoutes) {
     it(`${route.path} answers 200 with its credential and 401 without`, async () => {
       const shot = route.shot(credentials);

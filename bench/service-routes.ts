@@ -4,12 +4,28 @@ import type { ServiceCredentials } from './service-process.js';
 
 /** A route of the service under load: how it is compared and what it must answer. */
 export interface ServiceRoute extends Compared {
-  /** The request with its credential. */
+  /** The timed request: the route's path with every credential (see {@link everyCredential}). */
   shot(credentials: ServiceCredentials): Shot;
   /** The same request without the credential, which must answer 401 (none for public routes). */
   refused(credentials: ServiceCredentials): Shot | undefined;
   /** Something the body must contain, so that the timed answer is the real one. */
   readonly bodyIncludes: string;
+}
+
+/**
+ * Every timed request carries the same headers, every credential of the benchmark (token, key
+ * and session cookie), the baseline's too: request sizes and header parsing are then the same
+ * everywhere, and what differs between two routes is what each does with them.
+ */
+export function everyCredential(path: string, credentials: ServiceCredentials): Shot {
+  return {
+    path,
+    headers: {
+      authorization: `Bearer ${credentials.token}`,
+      'x-api-key': credentials.apiKey,
+      cookie: `sessionid=${credentials.sessionId}`,
+    },
+  };
 }
 
 /**
@@ -23,7 +39,7 @@ export const serviceRoutes: readonly ServiceRoute[] = [
     kind: 'baseline',
     description: 'auth: null, no store access',
     target: null,
-    shot: () => ({ path: '/api/version', headers: {} }),
+    shot: (credentials) => everyCredential('/api/version', credentials),
     refused: () => undefined,
     bodyIncludes: '"name":"vouch"',
   },
@@ -32,7 +48,7 @@ export const serviceRoutes: readonly ServiceRoute[] = [
     kind: 'store read',
     description: 'auth: null, one trivial read (SELECT 1 FROM settings): the floor of any lookup',
     target: null,
-    shot: () => ({ path: '/api/health', headers: {} }),
+    shot: (credentials) => everyCredential('/api/health', credentials),
     refused: () => undefined,
     bodyIncludes: '"status":"ok"',
   },
@@ -41,7 +57,7 @@ export const serviceRoutes: readonly ServiceRoute[] = [
     kind: 'Bearer',
     description: 'HttpBearer: SHA-256 of the token, one SELECT (token ⋈ user)',
     target: 0.85,
-    shot: ({ token }) => ({ path: '/api/bearer', headers: { authorization: `Bearer ${token}` } }),
+    shot: (credentials) => everyCredential('/api/bearer', credentials),
     refused: () => ({ path: '/api/bearer', headers: {} }),
     bodyIncludes: '"token":',
   },
@@ -50,7 +66,7 @@ export const serviceRoutes: readonly ServiceRoute[] = [
     kind: 'API key',
     description: 'APIKeyHeader X-API-Key: SHA-256 of the key, one SELECT',
     target: 0.85,
-    shot: ({ apiKey }) => ({ path: '/api/headerkey', headers: { 'x-api-key': apiKey } }),
+    shot: (credentials) => everyCredential('/api/headerkey', credentials),
     refused: () => ({ path: '/api/headerkey', headers: {} }),
     bodyIncludes: 'Hello, bench-app',
   },
@@ -59,7 +75,7 @@ export const serviceRoutes: readonly ServiceRoute[] = [
     kind: 'session',
     description: 'SessionAuth sessionid: SHA-256 of the id, one SELECT (session ⋈ user)',
     target: 0.8,
-    shot: ({ sessionId }) => ({ path: '/api/pets', headers: { cookie: `sessionid=${sessionId}` } }),
+    shot: (credentials) => everyCredential('/api/pets', credentials),
     refused: () => ({ path: '/api/pets', headers: {} }),
     bodyIncludes: 'Pets of bench',
   },
