@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { HeaderMap } from '../core/request.js';
 import { readCookie } from './read-cookie.js';
 
@@ -34,4 +35,67 @@ describe('readCookie', () => {
       assert.deepEqual(readCookie(headers, 'sid'), expected);
     });
   }
+});
+
+describe('readCookie, against splitting the header into pairs', () => {
+  // The plain reading of the rule: split at ";", a pair's name is what precedes its first "=",
+  // both trimmed. readCookie scans for the name instead; the two must always agree.
+  function byPairs(headers: HeaderMap, name: string): ReturnType<typeof readCookie> {
+    const header = headers.cookie;
+    if (header === undefined) return { state: 'absent' };
+    const text = typeof header === 'string' ? header : header.join('; ');
+    const values = text.split(';').flatMap((pair) => {
+      const eq = pair.indexOf('=');
+      return eq !== -1 && pair.slice(0, eq).trim() === name ? [pair.slice(eq + 1).trim()] : [];
+    });
+    if (values.length > 1) return { state: 'ambiguous' };
+    const [found] = values;
+    if (found === undefined) return { state: 'absent' };
+    const value =
+      found.length >= 2 && found.startsWith('"') && found.endsWith('"')
+        ? found.slice(1, -1)
+        : found;
+    if (value === '') return { state: 'absent' };
+    try {
+      return { state: 'present', credential: decodeURIComponent(value) };
+    } catch {
+      return { state: 'present', credential: value };
+    }
+  }
+
+  const piece = fc.constantFrom(
+    'sid',
+    'si',
+    'd',
+    'sid2',
+    'xsid',
+    '=',
+    ';',
+    '; ',
+    ' ',
+    '\t',
+    '\u00a0',
+    '\ufeff',
+    '"',
+    '%2F',
+    '%',
+    'a',
+    'b=c',
+  );
+  const line = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
+  const headers: fc.Arbitrary<HeaderMap> = fc.oneof(
+    fc.constant({}),
+    line.map((cookie) => ({ cookie })),
+    fc.array(line, { minLength: 1, maxLength: 3 }).map((cookie) => ({ cookie })),
+    fc.string().map((cookie) => ({ cookie })),
+  );
+
+  it('answers as the split reading does, for any header', () => {
+    fc.assert(
+      fc.property(headers, (h) => {
+        assert.deepEqual(readCookie(h, 'sid'), byPairs(h, 'sid'));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
 });
