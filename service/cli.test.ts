@@ -8,7 +8,7 @@ import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli, USAGE, type CliOptions } from './cli.js';
 import { verifyPassword } from './security/passwords.js';
-import { digest } from './security/secrets.js';
+import { digest, newSecret } from './security/secrets.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 
 const FAST: CliOptions = { scrypt: { N: 2 ** 10, r: 8, p: 1 } };
@@ -97,6 +97,8 @@ test('an unknown command or a wrong number of arguments exits 2 with the usage',
     ['key', 'add'],
     ['key', 'add', 'two', 'words'],
     ['key', 'revoke'],
+    ['token'],
+    ['token', 'revoke', 'abc'],
   ]) {
     const outcome = await run(argv, env, 'password123\n');
     assert.equal(outcome.code, 2, argv.join(' '));
@@ -242,6 +244,54 @@ test('key list and key revoke: revocation at once; again is fine; unknown is an 
     assert.match(outcome.stderr, id === '3' ? /^error: no key has id 3/ : /^error: a key id is/);
   }
   assert.equal((await store.findApplicationByKey(digest(second)))?.name, 'two');
+});
+
+test('token revoke: the token from standard input, at once; again is fine; unknown is an error', async (t) => {
+  const { env, file } = tempDatabase(t);
+  const [revoked, kept] = [newSecret(), newSecret()];
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const alice = await store.createUser('alice', 'not a real hash', 0);
+  const later = Date.now() + 3_600_000;
+  for (const token of [revoked, kept]) {
+    await store.createToken(digest(token), alice.id, later, Date.now());
+  }
+
+  assert.deepEqual(await run(['token', 'revoke'], env, `${revoked}\n`), {
+    code: 0,
+    stdout: 'token revoked\n',
+    stderr: '',
+  });
+  assert.equal(await store.findToken(digest(revoked), Date.now()), undefined);
+  assert.equal((await store.findToken(digest(kept), Date.now()))?.user.username, 'alice');
+  assert.deepEqual(await run(['token', 'revoke'], env, revoked), {
+    code: 0,
+    stdout: 'token was already revoked\n',
+    stderr: '',
+  });
+  assert.deepEqual(await run(['token', 'revoke'], env, newSecret()), {
+    code: 1,
+    stdout: '',
+    stderr: 'error: no such token\n',
+  });
+  for (const input of [
+    '',
+    '\n',
+    'short',
+    `Bearer ${kept}`,
+    `${kept} ${kept}`,
+    'x'.repeat(70_000),
+  ]) {
+    const outcome = await run(['token', 'revoke'], env, input);
+    assert.equal(outcome.code, 1, input.slice(0, 20));
+    assert.equal(outcome.stdout, '');
+    assert.equal(
+      outcome.stderr,
+      'error: standard input holds no token (the access_token of POST /api/token)\n',
+    );
+    assert.doesNotMatch(outcome.stderr, new RegExp(kept));
+  }
+  assert.equal((await store.findToken(digest(kept), Date.now()))?.user.username, 'alice');
 });
 
 test('DATABASE_URL: unsupported engines are a clear error; unset means ./data/vouch.db', async (t) => {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigurationError, StoreUnavailableError } from 'vouch';
 import { CliError, type CliContext, type CliIo } from './cli/cli-context.js';
 import { addKey, listKeys, revokeKey } from './cli/key-commands.js';
+import { revokeToken } from './cli/token-commands.js';
 import { addUser, listUsers } from './cli/user-commands.js';
 import type { ScryptParameters } from './security/passwords.js';
 import { DEFAULT_DATABASE_URL, openStore } from './store/open-store.js';
@@ -27,11 +28,12 @@ Commands:
   key add <application-name>   create an application's API key, printed once on the last line
   key list                     list keys: id, prefix, application, active or revoked
   key revoke <id>              revoke a key at once (revoking it again is not an error)
+  token revoke                 revoke the Bearer token read from standard input, at once
 
 Environment:
   DATABASE_URL   where the data lives (default ${DEFAULT_DATABASE_URL})
 
-Exit status: 0 done, 1 refused (bad input, duplicate, unknown id, database unavailable),
+Exit status: 0 done, 1 refused (bad input, duplicate, unknown id or token, database unavailable),
 2 not a command.
 `;
 
@@ -72,6 +74,7 @@ export async function runCli(
   try {
     if (rest.length === 0 && command === 'user list') await listUsers(context);
     else if (rest.length === 0 && command === 'key list') await listKeys(context);
+    else if (rest.length === 0 && command === 'token revoke') await revokeToken(context);
     else if (rest.length === 1 && argument !== undefined) {
       if (command === 'user add') await addUser(context, argument, options.scrypt);
       else if (command === 'key add') await addKey(context, argument);
@@ -117,7 +120,7 @@ function isMain(): boolean {
 
 if (isMain()) {
   process.exitCode = await runCli(process.argv.slice(2), {
-    // A getter: touching process.stdin opens it, which only `user add` needs.
+    // A getter: touching process.stdin opens it, which only `user add` and `token revoke` need.
     get stdin() {
       return process.stdin;
     },

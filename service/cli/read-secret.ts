@@ -1,12 +1,13 @@
-/** The most standard input `user add` reads: far above any accepted password, far below harm. */
+/** The most standard input a command reads: far above any password or token, far below harm. */
 export const MAX_STDIN_BYTES = 64 * 1024;
 
 /**
  * Reads all of standard input as UTF-8 and strips one trailing line break, so that both
  * `printf %s secret` and `echo secret` give `secret`. Returns `undefined` past
- * {@link MAX_STDIN_BYTES}.
+ * {@link MAX_STDIN_BYTES}. Secrets come this way rather than as arguments, which other users of
+ * the machine can read in the process list and which stay in shell history.
  */
-export async function readPassword(
+export async function readSecret(
   stdin: AsyncIterable<string | Uint8Array>,
 ): Promise<string | undefined> {
   const chunks: Buffer[] = [];

@@ -2,7 +2,7 @@ import { hashPassword, type ScryptParameters } from '../security/passwords.js';
 import { passwordProblem, usernameProblem } from '../security/credential-rules.js';
 import { UsernameTakenError, type Store } from '../store/store.js';
 import { CliError, type CliContext } from './cli-context.js';
-import { readPassword } from './read-password.js';
+import { readSecret } from './read-secret.js';
 
 /**
  * `user add <username>`: the password comes from standard input. Everything is checked before
@@ -18,7 +18,7 @@ export async function addUser(
   if (context.io.stdin.isTTY === true) {
     context.io.stderr.write('Password (then Enter and Ctrl-D):\n');
   }
-  const password = await readPassword(context.io.stdin);
+  const password = await readSecret(context.io.stdin);
   if (password === undefined) throw new CliError('the password is too long');
   const badPassword = passwordProblem(password);
   if (badPassword !== undefined) {

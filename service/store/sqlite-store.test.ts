@@ -67,7 +67,7 @@ test('tokens: revocation takes effect at once and only once', async (t) => {
   assert.equal((await store.findToken('digest-1', 6))?.user, undefined);
   assert.deepEqual((await store.findToken('digest-2', 6))?.user, alice);
   assert.equal(await store.revokeToken('digest-1', 7), false);
-  assert.equal(await store.revokeToken('unknown', 7), false);
+  await assert.rejects(store.revokeToken('unknown', 7), NotFoundError);
 });
 
 test('applications: found by key digest until revoked; revocation at once', async (t) => {

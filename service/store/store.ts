@@ -86,7 +86,7 @@ export interface Store {
   createToken(tokenDigest: string, userId: number, expiresAt: number, now: number): Promise<void>;
   /** A token that exists, has not expired at `now` and is not revoked. */
   findToken(tokenDigest: string, now: number): Awaitable<LiveToken | undefined>;
-  /** Revokes a token at once (durably); `false` when unknown or already revoked. */
+  /** Revokes a token at once (durably); `NotFoundError` for an unknown digest; `false` when already revoked. */
   revokeToken(tokenDigest: string, now: number): Promise<boolean>;
 
   /** Adds an application with the digest of its new key. */

@@ -12,12 +12,13 @@ import { addApplication, addUser, bearer, getToken, login, startService } from '
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** `npm run -s cli -- …` in its own process, against the SQLite file `file`. */
-async function cli(file: string, ...args: string[]): Promise<string> {
+async function cli(file: string, args: string[], input = ''): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: `sqlite:${file}` },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  child.stdin.end(input);
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -37,7 +38,7 @@ describe('credentials kept in memory', () => {
     for (let i = 0; i < 2; i++) assert.equal((await call(revoked.key)).status, 200);
     assert.equal((await call(kept.key)).status, 200);
 
-    assert.match(await cli(service.file, 'key', 'revoke', String(revoked.record.id)), /revoked/);
+    assert.match(await cli(service.file, ['key', 'revoke', String(revoked.record.id)]), /revoked/);
     assert.equal((await call(revoked.key)).status, 401);
     assert.equal((await call(kept.key)).status, 200);
   });
@@ -60,6 +61,20 @@ describe('credentials kept in memory', () => {
     });
     assert.equal(logout.status, 204);
     assert.equal((await pets()).status, 401);
+  });
+
+  it('a token revoked by the CLI, in its own process, is refused by the next request', async (t) => {
+    const service = await startService(t);
+    await addUser(service.store, 'alice', 'wonderland');
+    const revoked = await getToken(service, 'alice', 'wonderland');
+    const kept = await getToken(service, 'alice', 'wonderland');
+    const call = (token: string) => service.fetch('/api/bearer', { headers: bearer(token) });
+    for (let i = 0; i < 2; i++) assert.equal((await call(revoked)).status, 200);
+    assert.equal((await call(kept)).status, 200);
+
+    assert.equal(await cli(service.file, ['token', 'revoke'], `${revoked}\n`), 'token revoked\n');
+    assert.equal((await call(revoked)).status, 401);
+    assert.equal((await call(kept)).status, 200);
   });
 
   it('a token revoked through the store is refused by the next request', async (t) => {

@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { LiveToken } from '../store.js';
+import { NotFoundError, type LiveToken } from '../store.js';
 
 /** The `tokens` table through prepared statements. */
 export interface TokenRepository {
   create(digest: string, userId: number, expiresAt: number, now: number): void;
   findLive(digest: string, now: number): LiveToken | undefined;
+  /** `true` once revoked now, `false` when it already was; `NotFoundError` when unknown. */
   revoke(digest: string, now: number): boolean;
 }
 
@@ -28,6 +29,12 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
   const revoke = db.prepare<[number, string]>(
     'UPDATE tokens SET revoked_at = ? WHERE digest = ? AND revoked_at IS NULL',
   );
+  const exists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE digest = ?').pluck();
+  const revokeOnce = db.transaction((digest: string, now: number): boolean => {
+    if (revoke.run(now, digest).changes > 0) return true;
+    if (exists.get(digest) === undefined) throw new NotFoundError('token');
+    return false;
+  });
 
   return {
     create(digest, userId, expiresAt, now) {
@@ -41,6 +48,6 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
         expiresAt: row.expiresAt,
       };
     },
-    revoke: (digest, now) => revoke.run(now, digest).changes > 0,
+    revoke: (digest, now) => revokeOnce.immediate(digest, now),
   };
 }

@@ -1,0 +1,31 @@
+import { digest } from '../security/secrets.js';
+import { NotFoundError } from '../store/store.js';
+import { CliError, type CliContext } from './cli-context.js';
+import { readSecret } from './read-secret.js';
+
+/** What a token from `POST /api/token` looks like: base64url, at least 128 bits' worth. */
+const TOKEN = /^[A-Za-z0-9_-]{22,512}$/;
+
+/**
+ * `token revoke`: the Bearer token read from standard input stops working at once. The token
+ * itself is never printed nor stored: it is looked up by its digest. Revoking a token already
+ * revoked succeeds (exit 0): the state asked for holds. An unknown token is an error.
+ */
+export async function revokeToken(context: CliContext): Promise<void> {
+  if (context.io.stdin.isTTY === true) {
+    context.io.stderr.write('Token (then Enter and Ctrl-D):\n');
+  }
+  const token = (await readSecret(context.io.stdin))?.trim();
+  if (token === undefined || !TOKEN.test(token)) {
+    throw new CliError('standard input holds no token (the access_token of POST /api/token)');
+  }
+  await context.withStore(async (store) => {
+    const revoked = await store
+      .revokeToken(digest(token), context.now())
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) throw new CliError('no such token');
+        throw error;
+      });
+    context.io.stdout.write(revoked ? 'token revoked\n' : 'token was already revoked\n');
+  });
+}
