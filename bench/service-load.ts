@@ -6,7 +6,7 @@
 //
 //   npm run bench:service -- [--duration 1] [--rounds 30] [--warmup 3] [--connections 50]
 //                            [--pipelining 1] [--memory-requests 1000000] [--memory-samples 20]
-//                            [--log-level warn] [--strict]
+//                            [--log-level warn] [--credential-cache <seconds>] [--strict]
 //
 // The service is the real one (service/server.ts, as `npm start` runs it) in a child process, over
 // a fresh database in a temporary folder; its user and key come from its own CLI, its token and
@@ -31,6 +31,8 @@ interface Settings extends LoadOptions {
   readonly memoryRequests: number;
   readonly memorySamples: number;
   readonly logLevel: string;
+  /** The service's CREDENTIAL_CACHE_SECONDS; `undefined`: the service's own default. */
+  readonly credentialCache: string | undefined;
 }
 
 function settings(): Settings {
@@ -38,12 +40,14 @@ function settings(): Settings {
     'memory-requests': { type: 'string' },
     'memory-samples': { type: 'string' },
     'log-level': { type: 'string' },
+    'credential-cache': { type: 'string' },
   });
   return {
     ...load,
     memoryRequests: Math.round(read.number('memory-requests', 1_000_000, 0)),
     memorySamples: Math.round(read.number('memory-samples', 20, 2)),
     logLevel: read.text('log-level') ?? 'warn',
+    credentialCache: read.text('credential-cache'),
   };
 }
 
@@ -118,7 +122,8 @@ async function main(): Promise<number> {
     settings:
       `${options.rounds} rounds × ${options.duration} s per route, warm-up ${options.warmup} s, ` +
       `${options.connections} connections, pipelining ${options.pipelining}, ` +
-      `LOG_LEVEL=${options.logLevel}; memory over ${options.memoryRequests.toLocaleString('en-US')} ` +
+      `LOG_LEVEL=${options.logLevel}, ` +
+      `CREDENTIAL_CACHE_SECONDS=${options.credentialCache ?? '(default)'}; memory over ${options.memoryRequests.toLocaleString('en-US')} ` +
       `requests in ${options.memorySamples} parts`,
   });
 
@@ -127,7 +132,10 @@ async function main(): Promise<number> {
   let points: MemoryPoint[] = [];
   try {
     const { password, apiKey } = await seed(space.databaseUrl);
-    const service = await startService(space.databaseUrl, { logLevel: options.logLevel });
+    const service = await startService(space.databaseUrl, {
+      logLevel: options.logLevel,
+      credentialCache: options.credentialCache,
+    });
     try {
       const credentials = { apiKey, ...(await signIn(service.port, password)) };
       await preflight(service.port, credentials);

@@ -123,6 +123,8 @@ interface ProbeReply extends Partial<MemorySample> {
 export interface StartServiceOptions {
   /** The service's LOG_LEVEL (default `warn`: request logs would be timed as well). */
   readonly logLevel?: string;
+  /** The service's CREDENTIAL_CACHE_SECONDS (default: the service's own default). */
+  readonly credentialCache?: string | undefined;
   /** Where the service's own output goes (default: discarded). */
   readonly output?: 'inherit' | 'ignore';
 }
@@ -154,6 +156,9 @@ export async function startService(
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: options.logLevel ?? 'warn',
+      ...(options.credentialCache === undefined
+        ? {}
+        : { CREDENTIAL_CACHE_SECONDS: options.credentialCache }),
     },
     stdio: ['ignore', output, output === 'ignore' ? 'pipe' : 'inherit', 'ipc'],
   });
