@@ -50,6 +50,10 @@ export function authOf<const TSpec extends AuthSpec>(
   auth: TSpec,
 ): AuthOf<TSpec> {
   const winner = winnerOf(request);
+  // The usual call, one authenticator that won alone, is answered without resolving `auth`.
+  if (winner !== null && winner.length === 1 && winner[0] === auth) {
+    return request.auth as AuthOf<TSpec>;
+  }
   const requirements = resolveAuth(auth, 'authOf()');
   const matches =
     requirements === null
