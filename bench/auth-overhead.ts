@@ -13,7 +13,7 @@
 import { BENCH_BODY, benchHeaders, benchRoutes, type BenchRoute } from './app.js';
 import { rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';
-import { epilogue, preamble, run, repo, resultsDir, versionOf } from './machine.js';
+import { epilogue, pinApart, preamble, run, repo, resultsDir, versionOf } from './machine.js';
 import { summarise, table, type Run } from './report.js';
 import { get, startServer } from './server-process.js';
 
@@ -88,6 +88,7 @@ async function main(): Promise<number> {
     console.log(
       `server    pid ${server.pid}, http://127.0.0.1:${server.port}; routes answer 200/401`,
     );
+    console.log(`cpus      ${pinApart(server.pid)}`);
     console.log('');
     const shots = routes.map((route) => ({ path: route.path, headers: benchHeaders }));
     runs.push(...(await rounds(server, shots, { ...options, seconds: options.duration })));

@@ -8,7 +8,7 @@ import autocannon from 'autocannon';
 import { benchHeaders, benchRoutes } from './app.js';
 import { summariseHooks, type HookRound } from './hook-timer.js';
 import { requireAll2xx } from './load.js';
-import { epilogue, preamble, repo, run, versionOf } from './machine.js';
+import { epilogue, pinApart, preamble, repo, run, versionOf } from './machine.js';
 import { parseOptions } from './options.js';
 import { markdownTable, median } from './report.js';
 import { startServer } from './server-process.js';
@@ -25,6 +25,7 @@ async function main(): Promise<number> {
       `connection, warm-up ${options.warmup} s, ${options.connections} connections`,
   });
   const server = await startServer(repo, [], { timeHooks: true });
+  console.log(`cpus      ${pinApart(server.pid)}`);
   const requests = benchRoutes.map((route) => ({ method: 'GET' as const, path: route.path }));
   const fire = async (seconds: number) =>
     requireAll2xx(

@@ -13,7 +13,7 @@
 // session from POST /api/token and POST /api/auth/login.
 import { fire, rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';
-import { epilogue, preamble, run, versionOf } from './machine.js';
+import { epilogue, pinApart, preamble, run, versionOf } from './machine.js';
 import { summarise, table, type Run } from './report.js';
 import {
   seed,
@@ -143,6 +143,7 @@ async function main(): Promise<number> {
         `service   pid ${service.pid}, http://127.0.0.1:${service.port}, ${space.databaseUrl}; ` +
           'routes answer 200 with their credential, 401 without',
       );
+      console.log(`cpus      ${pinApart(service.pid)}`);
       console.log('');
       const shots = serviceRoutes.map((route) => route.shot(credentials));
       runs.push(...(await rounds(service, shots, { ...options, seconds: options.duration })));
