@@ -16,13 +16,24 @@ import {
 // Cheap parameters keep the suite fast; one test below pays OWASP's real cost.
 const FAST: ScryptParameters = { N: 2 ** 10, r: 8, p: 1 };
 
-/** Counts real scrypt runs (and their N) without replacing them. */
-function countScrypt(t: TestContext): number[] {
-  const costs: number[] = [];
+/** What one scrypt run costs: everything its time depends on, the password aside. */
+interface ScryptWork {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+  readonly saltBytes: number;
+  readonly keyBytes: number;
+}
+
+/** Records real scrypt runs (and the work each does) without replacing them. */
+function countScrypt(t: TestContext): ScryptWork[] {
+  const costs: ScryptWork[] = [];
   const original = crypto.scrypt;
   const counting = ((...args: Parameters<typeof crypto.scrypt>) => {
-    const options = args[3];
-    costs.push(typeof options === 'object' ? (options.N ?? 0) : 0);
+    const [, salt, keyBytes, options] = args;
+    const { N = 0, r = 0, p = 0 } = typeof options === 'object' ? options : {};
+    const saltBytes = typeof salt === 'string' ? Buffer.byteLength(salt) : salt.byteLength;
+    costs.push({ N, r, p, saltBytes, keyBytes });
     (original as (...a: unknown[]) => void)(...args);
   }) as typeof crypto.scrypt;
   crypto.scrypt = counting;
@@ -105,9 +116,15 @@ test('checkLogin: a wrong password and an unknown user both fail, both after one
   const store = await storeWithAlice(t);
   const costs = countScrypt(t);
   assert.equal(await checkLogin(store, 'alice', 'looking-glass', { parameters: FAST }), undefined);
-  assert.deepEqual(costs, [FAST.N]);
+  assert.deepEqual(
+    costs.map((cost) => cost.N),
+    [FAST.N],
+  );
   assert.equal(await checkLogin(store, 'mallory', 'wonderland', { parameters: FAST }), undefined);
-  assert.deepEqual(costs, [FAST.N, FAST.N]);
+  assert.equal(costs.length, 2);
+  // The same work, so the two failures take the same time: cost, block size, parallelism, salt
+  // and key lengths all alike. (Timing them instead would prove less, and flakily.)
+  assert.deepEqual(costs[1], costs[0]);
 });
 
 test('checkLogin: an unknown user costs OWASP scrypt by default', async (t) => {
@@ -115,26 +132,8 @@ test('checkLogin: an unknown user costs OWASP scrypt by default', async (t) => {
   t.after(() => store.close());
   const costs = countScrypt(t);
   assert.equal(await checkLogin(store, 'nobody', 'password'), undefined);
-  assert.deepEqual(costs, [OWASP_SCRYPT.N]);
-});
-
-test('checkLogin: unknown user and wrong password take comparable time', async (t) => {
-  const parameters: ScryptParameters = { N: 2 ** 14, r: 8, p: 1 };
-  const store = openSqliteStore(':memory:');
-  t.after(() => store.close());
-  await store.createUser('alice', await hashPassword('wonderland', parameters), 0);
-  const median = async (username: string): Promise<number> => {
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const start = process.hrtime.bigint();
-      await checkLogin(store, username, 'wrong password', { parameters });
-      times.push(Number(process.hrtime.bigint() - start));
-    }
-    return times.sort((a, b) => a - b)[2]!;
-  };
-  const wrong = await median('alice');
-  const unknown = await median('nobody');
-  // Loose on purpose (shared CI machines): skipping scrypt would make the ratio near zero.
-  const ratio = unknown / wrong;
-  assert.ok(ratio > 0.5 && ratio < 2, `unknown/wrong time ratio ${ratio.toFixed(2)}`);
+  assert.deepEqual(
+    costs.map((cost) => cost.N),
+    [OWASP_SCRYPT.N],
+  );
 });
