@@ -14,7 +14,7 @@ import { BENCH_BODY, benchHeaders, benchRoutes, type BenchRoute } from './app.js
 import { rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';
 import { epilogue, pinApart, preamble, run, repo, resultsDir, versionOf } from './machine.js';
-import { summarise, table, type Run } from './report.js';
+import { saturationLine, summarise, table, type Run } from './report.js';
 import { get, startServer } from './server-process.js';
 
 /** Every single authenticator must keep at least this share of the no-auth route's requests/s. */
@@ -108,6 +108,7 @@ async function main(): Promise<number> {
       ? `every single authenticator ≥ ${TARGET}× the no-auth route`
       : `below ${TARGET}×: ${misses.map((s) => `${s.path} (${s.pairedRatio.toFixed(3)}×)`).join(', ')}`,
   );
+  console.log(saturationLine(runs, routes[0]!.path));
   epilogue(
     'auth-overhead',
     started,

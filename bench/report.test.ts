@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  clientSaturation,
   median,
   medianInterval,
   quantile,
+  saturationLine,
   summarise,
   table,
   type Compared,
@@ -151,6 +153,38 @@ describe('table', () => {
     assert.match(
       lines[3]!,
       /^\| \/bearer .*\| +9,000 \|.*0\.900× .*0\.900–0\.900 .*≥ 0\.95× .*FAIL/,
+    );
+  });
+});
+
+describe('clientSaturation', () => {
+  const at = (sequence: number, path: string, clientCpuShare: number): Run => ({
+    ...run(sequence, path, 1000),
+    clientCpuShare,
+  });
+
+  it('counts runs where autocannon had a whole core, the baseline apart', () => {
+    const runs = [
+      at(1, '/none', 0.97),
+      at(2, '/bearer', 0.8),
+      at(3, '/none', 0.94),
+      at(4, '/bearer', 0.95),
+      at(5, '/none', 0.99),
+    ];
+    assert.deepEqual(clientSaturation(runs, '/none'), {
+      baseline: 2,
+      baselineRuns: 3,
+      others: 1,
+      otherRuns: 2,
+    });
+    assert.match(saturationLine(runs, '/none'), /in 2 of 3 baseline runs and 1 of 2 others: there/);
+  });
+
+  it('says so when the server was the bottleneck throughout', () => {
+    const runs = [at(1, '/none', 0.5), at(2, '/bearer', 0.94)];
+    assert.match(
+      saturationLine(runs, '/none'),
+      /in 0 of 1 baseline runs and 0 of 1 others: the server/,
     );
   });
 });

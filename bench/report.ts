@@ -208,3 +208,42 @@ export function markdownTable(rows: readonly (readonly string[])[]): string {
     .toSpliced(1, 0, `| ${rule.join(' | ')} |`)
     .join('\n');
 }
+
+/** autocannon's CPU share from which a run counts as limited by the load generator. */
+export const CLIENT_SATURATED = 0.95;
+
+/**
+ * How many runs the load generator, rather than the server, may have limited: autocannon is one
+ * thread, and at {@link CLIENT_SATURATED} of a core or more it cannot send faster, so the
+ * route's requests/s understates what the server could do. Counted apart for the baseline,
+ * where it matters most: an understated baseline overstates every ratio.
+ */
+export function clientSaturation(
+  runs: readonly Run[],
+  baselinePath: string,
+): {
+  readonly baseline: number;
+  readonly baselineRuns: number;
+  readonly others: number;
+  readonly otherRuns: number;
+} {
+  const saturated = (run: Run) => run.clientCpuShare >= CLIENT_SATURATED;
+  const baseline = runs.filter((run) => run.path === baselinePath);
+  const others = runs.filter((run) => run.path !== baselinePath);
+  return {
+    baseline: baseline.filter(saturated).length,
+    baselineRuns: baseline.length,
+    others: others.filter(saturated).length,
+    otherRuns: others.length,
+  };
+}
+
+/** One line for the report: where the load generator may have been the bottleneck. */
+export function saturationLine(runs: readonly Run[], baselinePath: string): string {
+  const s = clientSaturation(runs, baselinePath);
+  const share = `${Math.round(CLIENT_SATURATED * 100)} %`;
+  const head = `client    autocannon at ≥ ${share} of a core in ${s.baseline} of ${s.baselineRuns} baseline runs and ${s.others} of ${s.otherRuns} others`;
+  return s.baseline === 0 && s.others === 0
+    ? `${head}: the server was the bottleneck throughout`
+    : `${head}: there the load generator, not the server, set the pace, which overstates the ratios of the routes compared with those baseline runs`;
+}

@@ -14,7 +14,7 @@
 import { fire, rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';
 import { epilogue, pinApart, preamble, run, versionOf } from './machine.js';
-import { summarise, table, type Run } from './report.js';
+import { saturationLine, summarise, table, type Run } from './report.js';
 import {
   seed,
   signIn,
@@ -173,6 +173,7 @@ async function main(): Promise<number> {
         (memory.flat ? 'flat' : 'NOT FLAT'),
     );
   }
+  console.log(saturationLine(runs, serviceRoutes[0]!.path));
   epilogue(
     'service-load',
     started,
