@@ -21,6 +21,6 @@ export class APIKeyHeader<TAuth = unknown> extends APIKey<TAuth> {
   }
 
   protected override find(request: RequestView): Extraction<string> {
-    return singleHeader(request, this.#lowerName);
+    return singleHeader(request, this.#lowerName, this.paramName);
   }
 }

@@ -65,7 +65,8 @@ class Scripted extends Authenticator<string> {
   }
 }
 
-const GET: RequestView = { method: 'GET', url: '/x', headers: {}, raw: { rawHeaders: [] } };
+// No raw lines: the parsed headers the cases give are all there is.
+const GET: RequestView = { method: 'GET', url: '/x', headers: {} };
 const POST: RequestView = { ...GET, method: 'POST' };
 
 /** Comparable shape of a result: errors by code (vouch's) or identity (thrown). */

@@ -7,8 +7,12 @@ export type HeaderMap = Readonly<Record<string, string | readonly string[] | und
 
 /**
  * What an authenticator reads credentials from: the method, the request target as received, the
- * parsed headers and, where the adapter has them, the raw header lines (needed to see a repeated
- * `Authorization` line, which Node's parser silently drops). A Fastify request satisfies it as is.
+ * parsed headers and, where the adapter has them, the raw header lines. Headers that must appear
+ * once (`Authorization`, an API-key header, the CSRF and fetch-metadata headers) are read from
+ * the raw lines when there are some: a repeated line, which Node's parser drops or joins, is seen,
+ * and Node never has to build its parsed headers object for them. A hook that rewrites
+ * `request.headers` before vouch runs therefore changes nothing vouch reads. A Fastify request
+ * satisfies this interface as is.
  */
 export interface RequestView {
   readonly method: string;

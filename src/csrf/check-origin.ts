@@ -51,13 +51,13 @@ export function isTrustedOrigin(headers: HeaderMap, trustedOrigins: readonly str
  * has them, also reveal a repeated `Referer`, of which Node's parser keeps only the first.
  */
 export function hasTrustedOrigin(request: RequestView, trusted: ReadonlySet<string>): boolean {
-  const site = singleHeader(request, 'sec-fetch-site');
+  const site = singleHeader(request, 'sec-fetch-site', 'Sec-Fetch-Site');
   if (site.state === 'present') return SAFE_FETCH_SITES.has(site.credential);
   if (site.state !== 'absent') return false;
-  const origin = singleHeader(request, 'origin');
+  const origin = singleHeader(request, 'origin', 'Origin');
   if (origin.state === 'present') return isListed(origin.credential, trusted);
   if (origin.state !== 'absent') return false;
-  const referer = singleHeader(request, 'referer');
+  const referer = singleHeader(request, 'referer', 'Referer');
   return referer.state === 'present' && isListed(referer.credential, trusted);
 }
 

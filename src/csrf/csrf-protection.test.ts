@@ -30,6 +30,8 @@ function request(headers: HeaderMap, rawHeaders?: string[]): RequestView {
 
 const sameOrigin = { 'sec-fetch-site': 'same-origin' };
 const cookie = `csrftoken=${TOKEN}`;
+/** The raw lines of a same-origin request with the cookie, and the lines given. */
+const lines = (...more: string[]) => ['Sec-Fetch-Site', 'same-origin', 'Cookie', cookie, ...more];
 
 describe('createCsrfVerifier: verify', () => {
   const cases: [string, RequestView, CsrfVerdict][] = [
@@ -128,17 +130,15 @@ describe('createCsrfVerifier: verify', () => {
     ],
     [
       'header repeated on the raw lines',
-      request({ ...sameOrigin, cookie, 'x-csrftoken': `${TOKEN}, ${TOKEN}` }, [
-        'X-CSRFToken',
-        TOKEN,
-        'x-csrftoken',
-        TOKEN,
-      ]),
+      request(
+        { ...sameOrigin, cookie, 'x-csrftoken': `${TOKEN}, ${TOKEN}` },
+        lines('X-CSRFToken', TOKEN, 'x-csrftoken', TOKEN),
+      ),
       'fail',
     ],
     [
       'header once on the raw lines',
-      request({ ...sameOrigin, cookie, 'x-csrftoken': TOKEN }, ['X-CSRFToken', TOKEN]),
+      request({ ...sameOrigin, cookie, 'x-csrftoken': TOKEN }, lines('X-CSRFToken', TOKEN)),
       'pass',
     ],
     // No header: form posts wait for the body.

@@ -97,7 +97,7 @@ export function createCsrfVerifier(options: CsrfOptions): CsrfProtection {
     if (binding === '') return 'fail';
     const expected = trustedCookieToken(request);
     if (expected === undefined) return 'fail';
-    const header = singleHeader(request, headerKey);
+    const header = singleHeader(request, headerKey, headerName);
     if (header.state === 'present') {
       return matches(header.credential, expected, binding) ? 'pass' : 'fail';
     }
@@ -130,7 +130,7 @@ export function createCsrfVerifier(options: CsrfOptions): CsrfProtection {
 }
 
 function isForm(request: RequestView): boolean {
-  const type = singleHeader(request, 'content-type');
+  const type = singleHeader(request, 'content-type', 'Content-Type');
   if (type.state !== 'present') return false;
   const value = type.credential;
   const semicolon = value.indexOf(';');

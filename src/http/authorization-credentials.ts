@@ -18,7 +18,7 @@ export function authorizationCredentials(
   schemeLower: string,
   maxLength: number,
 ): Extraction<string> {
-  const value = singleHeaderValue(request, 'authorization');
+  const value = singleHeaderValue(request, 'authorization', 'Authorization');
   return typeof value === 'string' ? credentialsIn(value, schemeLower, maxLength) : value;
 }
 

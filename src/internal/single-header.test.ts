@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RequestView } from '../core/request.js';
-import { FIRST_LINE_KEPT, singleHeader } from './single-header.js';
+import { singleHeader } from './single-header.js';
 
 const view = (headers: RequestView['headers'], rawHeaders?: readonly string[]): RequestView =>
   rawHeaders === undefined
@@ -107,10 +107,23 @@ describe('singleHeader', () => {
     });
   });
 
-  it('counts the lines of every header whose repeats Node drops, whatever the value', () => {
-    for (const name of FIRST_LINE_KEPT) {
+  it('is ambiguous for any header given twice, whatever the value', () => {
+    for (const name of ['authorization', 'user-agent', 'referer', 'x-api-key', 'origin']) {
       const request = view({ [name]: 'first' }, [name, 'first', name.toUpperCase(), 'second']);
       assert.deepEqual(singleHeader(request, name), { state: 'ambiguous' }, name);
     }
+  });
+
+  it('reads the lines as the client sent them, not the parsed object', () => {
+    // What an earlier hook rewriting request.headers leaves: the lines still decide.
+    const rewritten = view({ authorization: 'Bearer forged' }, ['Authorization', 'Bearer sent']);
+    assert.deepEqual(singleHeader(rewritten, 'authorization'), {
+      state: 'present',
+      credential: 'Bearer sent',
+    });
+    const added = view({ 'x-api-key': 'k' }, ['Host', 'x']);
+    assert.deepEqual(singleHeader(added, 'x-api-key'), { state: 'absent' });
+    const empty = view({}, ['X-API-Key', '']);
+    assert.deepEqual(singleHeader(empty, 'x-api-key'), { state: 'absent' });
   });
 });

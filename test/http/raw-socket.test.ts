@@ -5,7 +5,6 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import { APIKeyHeader, HttpBearer } from '../../src/index.js';
-import { FIRST_LINE_KEPT } from '../../src/internal/single-header.js';
 import { build } from '../helpers/build.js';
 
 async function listening(t: TestContext) {
@@ -121,38 +120,70 @@ describe('credentials on the wire', () => {
   });
 });
 
-// The duplicate check reads the raw lines only when the parsed value could hide a repetition;
-// that rests on how Node's parser presents repeated lines, proved here for this Node.
-describe("Node's parser and repeated header lines", () => {
-  async function parsed(t: TestContext, lines: string): Promise<Record<string, unknown>> {
+// vouch reads a credential header from the lines as sent (rawHeaders), never building Node's
+// parsed headers object; that rests on the line of a header sent once being exactly the value
+// Node would parse, whitespace trimmed alike, proved here for this Node.
+describe("Node's parser and the raw header lines", () => {
+  it('gives a header sent once the same value in rawHeaders as in headers', async (t) => {
     const server = createServer((request, response) => {
       response.setHeader('connection', 'close');
-      response.end(JSON.stringify(request.headers));
+      response.end(JSON.stringify({ raw: request.rawHeaders, parsed: request.headers }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t.after(() => server.close());
     const { port } = server.address() as AddressInfo;
-    const { body } = await send(port, `GET / HTTP/1.1\r\n${lines}Connection: close\r\n\r\n`);
-    return JSON.parse(body) as Record<string, unknown>;
-  }
+    const lines = [
+      'aUtHoRiZaTiOn:   Bearer a.b~c+/=  ',
+      'X-API-Key:\tk\t',
+      'X-Empty:',
+      'X-Blank:   ',
+      'X-Inner: a  b\tc',
+      'Cookie: a=1; b=2',
+      'Origin: https://app.example',
+      'X-Latin: caf\u00e9',
+    ];
+    const { body } = await send(
+      port,
+      `GET / HTTP/1.1\r\nHost: x\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`,
+    );
+    const { raw, parsed } = JSON.parse(body) as {
+      raw: string[];
+      parsed: Record<string, string>;
+    };
+    assert.equal(raw.length, (lines.length + 2) * 2);
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      assert.equal(raw[i + 1], parsed[name.toLowerCase()], name);
+    }
+    assert.equal(parsed.authorization, 'Bearer a.b~c+/=');
+    assert.equal(parsed['x-api-key'], 'k');
+    assert.equal(parsed['x-blank'], '');
+  });
+});
 
-  it('keeps only the first line of the headers vouch always counts', async (t) => {
-    // Two Content-Length lines never reach a handler: the parser refuses the request.
-    const names = [...FIRST_LINE_KEPT].filter((name) => name !== 'content-length');
-    const lines = names.map((name) => `${name}: first\r\n${name}: second\r\n`).join('');
-    const headers = await parsed(t, lines);
-    for (const name of names) assert.equal(headers[name], 'first', name);
+describe('credentials read from the lines as sent', () => {
+  it('trims the whitespace around a credential and folds the name as Node does', async (t) => {
+    const server = await listening(t);
+    const bearer = await send(
+      server.port,
+      'GET /bearer HTTP/1.1\r\nHost: x\r\naUtHoRiZaTiOn:   Bearer good  \r\nConnection: close\r\n\r\n',
+    );
+    assert.equal(bearer.status, 200);
+    const key = await send(
+      server.port,
+      'GET /key HTTP/1.1\r\nHost: x\r\nx-api-KEY:\tk \r\nConnection: close\r\n\r\n',
+    );
+    assert.equal(key.status, 200);
+    assert.deepEqual(server.calls, ['good', 'k']);
   });
 
-  it('joins the lines of any other header with a separator, empty lines included', async (t) => {
-    const headers = await parsed(
-      t,
-      'Host: x\r\nX-API-Key: k\r\nX-API-Key: \r\nX-Other: \r\nX-Other: k\r\n' +
-        'Proxy-Authenticate: a\r\nProxy-Authenticate: b\r\nCookie: a=1\r\nCookie: b=2\r\n',
+  it('an empty credential line is absent (401), not an empty credential', async (t) => {
+    const server = await listening(t);
+    const response = await send(
+      server.port,
+      'GET /key HTTP/1.1\r\nHost: x\r\nX-API-Key:  \r\nConnection: close\r\n\r\n',
     );
-    assert.equal(headers['x-api-key'], 'k, ');
-    assert.equal(headers['x-other'], ', k');
-    assert.equal(headers['proxy-authenticate'], 'a, b');
-    assert.equal(headers.cookie, 'a=1; b=2');
+    assert.equal(response.status, 401);
+    assert.deepEqual(server.calls, []);
   });
 });

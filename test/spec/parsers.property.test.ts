@@ -13,6 +13,7 @@ import { HttpBasic } from '../../src/http/http-basic.js';
 import { authorizationCredentials } from '../../src/http/authorization-credentials.js';
 import { HttpBearer } from '../../src/http/http-bearer.js';
 import { isB64token } from '../../src/http/is-b64token.js';
+import { singleHeader } from '../../src/internal/single-header.js';
 import { isScheme, parseAuthorization } from '../../src/http/parse-authorization.js';
 import {
   encodeBasicCredentials,
@@ -289,6 +290,44 @@ describe('every authenticator’s verify', () => {
           assert.notEqual(outcome.state, 'ambiguous');
         }
       }),
+    );
+  });
+});
+
+describe('singleHeader over raw lines', () => {
+  it('finds a header under any ASCII spelling of its name, the usual ones and others alike', () => {
+    // The usual spellings are matched natively, the others by folding: both must decide as
+    // comparing lower-cased names does.
+    const names = ['authorization', 'x-api-key', 'origin'] as const;
+    const spell = (name: string) =>
+      fc
+        .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+        .map((upper) =>
+          upper.map((up, i) => (up ? name.charAt(i).toUpperCase() : name.charAt(i))).join(''),
+        );
+    const line = fc.oneof(
+      fc.constantFrom(...names).chain((name) => fc.tuple(spell(name), anyString)),
+      fc.tuple(fc.string({ unit: 'binary-ascii', maxLength: 14 }), anyString),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 6 }), fc.constantFrom(...names), (lines, name) => {
+        const request: RequestView = {
+          method: 'GET',
+          url: '/',
+          headers: {},
+          raw: { rawHeaders: lines.flat() },
+        };
+        const values = lines.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
+        const expected =
+          values.length > 1
+            ? { state: 'ambiguous' }
+            : values[0] === undefined || values[0] === ''
+              ? { state: 'absent' }
+              : { state: 'present', credential: values[0] };
+        const spelling = name === 'x-api-key' ? 'X-API-Key' : name;
+        assert.deepEqual(singleHeader(request, name, spelling), expected);
+      }),
+      { numRuns: 2000 },
     );
   });
 });
