@@ -55,14 +55,12 @@ function lineValue(
   spelling: string,
 ): string | Absent | Ambiguous {
   let found: string | undefined;
+  const length = lowerName.length;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
+    if (name?.length !== length) continue;
     // Folding costs a few ns a character; the usual spellings match natively at once.
-    if (
-      name === lowerName ||
-      name === spelling ||
-      (name?.length === lowerName.length && startsWithFolded(name, lowerName))
-    ) {
+    if (name === lowerName || name === spelling || startsWithFolded(name, lowerName)) {
       // An empty first line still counts: a second line makes the header ambiguous.
       if (found !== undefined) return AMBIGUOUS;
       found = raw[i + 1] ?? '';
