@@ -10,12 +10,10 @@ import { requireHook, schemeNamePart } from '../internal/hook.js';
 import { singleHeaderValue } from '../internal/single-header.js';
 import { credentialsIn } from './authorization-credentials.js';
 
-// The usual header, recognised by this one expression alone: `Bearer` (ASCII letters in any
-// case), one or more spaces, and a token that is a b64token exactly as `isB64token` decides.
-// A header that does not match is scanned to tell another scheme (absent) from a bad token.
+// A header whose credentials were found is `Bearer`, spaces and the token: the token is a
+// b64token (as `isB64token` decides) exactly when the whole header matches this. One expression
+// over the header as parsed costs less inside a server than one over the token sliced from it.
 const BEARER_B64TOKEN = /^[Bb][Ee][Aa][Rr][Ee][Rr] +[A-Za-z0-9\-._~+/]+=*$/;
-const BEARER_LENGTH = 'bearer'.length;
-const SPACE = 0x20;
 
 /** The Bearer hook: resolve a token to the caller, or return nothing to reject. */
 export type BearerHook<TAuth> = (request: AuthRequest, token: string) => Awaitable<TAuth | Nothing>;
@@ -82,16 +80,9 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
   protected override extract(request: RequestView): Extraction<string> {
     const value = singleHeaderValue(request, 'authorization', 'Authorization');
     if (typeof value !== 'string') return value;
-    if (BEARER_B64TOKEN.test(value)) {
-      // The usual header, whole: `Bearer`, spaces, a b64token. The token begins after them.
-      let start = BEARER_LENGTH + 1;
-      while (value.charCodeAt(start) === SPACE) start++;
-      if (value.length - start > this.#maxLength) return REJECTED;
-      return { state: 'present', credential: value.slice(start) };
-    }
-    // Another scheme or nothing after the word is absent; a Bearer token off the grammar, rejected.
     const found = credentialsIn(value, 'bearer', this.#maxLength);
-    return found.state === 'present' ? REJECTED : found;
+    if (found.state !== 'present') return found;
+    return BEARER_B64TOKEN.test(value) ? found : REJECTED;
   }
 
   protected override invoke(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {
