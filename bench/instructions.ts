@@ -14,8 +14,10 @@ import { parseOptions } from './options.js';
 import { countedInstructions, PREDICTABLE } from './callgrind.js';
 import { markdownTable, median } from './report.js';
 
-function available(command: string): boolean {
-  return spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
+/** What `<command> --version` prints, or `undefined` when the command is missing or fails. */
+function versionOfCommand(command: string): string | undefined {
+  const result = spawnSync(command, ['--version'], { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
 async function main(): Promise<number> {
@@ -27,13 +29,14 @@ async function main(): Promise<number> {
   const warmup = Math.round(read.number('warmup-requests', 8000, 0));
   const rounds = Math.round(read.number('rounds', 3, 1));
   const connections = Math.round(read.number('connections', 10, 1));
-  if (!available('valgrind') || !available('callgrind_control')) {
+  const valgrind = versionOfCommand('valgrind');
+  if (valgrind === undefined || versionOfCommand('callgrind_control') === undefined) {
     console.error('valgrind is needed (Debian: apt-get install valgrind)');
     return 1;
   }
   const started = await preamble('vouch: instructions per request, counted by callgrind', ['src'], {
     settings: `${rounds} rounds × ${requests} requests a route after ${warmup} each to warm up, ${connections} connections; node ${PREDICTABLE.join(' ')}`,
-    versions: `fastify ${versionOf('fastify') ?? '?'}, valgrind ${execFileSync('valgrind', ['--version'], { encoding: 'utf8' }).trim()}`,
+    versions: `fastify ${versionOf('fastify') ?? '?'}, valgrind ${valgrind}`,
   });
 
   const child = spawn(
