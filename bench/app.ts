@@ -76,6 +76,23 @@ export const benchRoutes: readonly BenchRoute[] = [
   },
 ];
 
+/**
+ * The routes named in a `--routes /a,/b` option, in the table's order, with the baseline always
+ * first (every figure is relative to it); every route when none are named.
+ *
+ * @throws Error naming any path that is not a route.
+ */
+export function selectRoutes(option: string | undefined): readonly BenchRoute[] {
+  const wanted = option?.split(',');
+  const unknown = wanted?.filter((path) => !benchRoutes.some((route) => route.path === path));
+  if (unknown !== undefined && unknown.length > 0) {
+    throw new Error(`--routes: no route ${unknown.join(', ')}`);
+  }
+  return benchRoutes.filter(
+    (route, i) => i === 0 || wanted === undefined || wanted.includes(route.path),
+  );
+}
+
 /** The body every route answers with. */
 export const BENCH_BODY = { ok: true } as const;
 

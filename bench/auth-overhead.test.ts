@@ -4,7 +4,14 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { BENCH_API_KEY, BENCH_BODY, benchHeaders, benchRoutes, buildBenchApp } from './app.js';
+import {
+  BENCH_API_KEY,
+  BENCH_BODY,
+  benchHeaders,
+  benchRoutes,
+  buildBenchApp,
+  selectRoutes,
+} from './app.js';
 
 async function build(t: TestContext): Promise<FastifyInstance> {
   const { app } = await buildBenchApp();
@@ -22,6 +29,19 @@ describe('bench app', () => {
     assert.equal(benchRoutes.filter((route) => route.kind === 'baseline').length, 1);
     assert.ok(benchRoutes.some((route) => route.kind === 'single'));
     assert.ok(benchRoutes.some((route) => route.kind === 'list'));
+  });
+
+  it('selects the named routes in table order, the baseline always first', () => {
+    assert.deepEqual(selectRoutes(undefined), benchRoutes);
+    assert.deepEqual(
+      selectRoutes('/apikey,/bearer').map((route) => route.path),
+      ['/none', '/bearer', '/apikey'],
+    );
+    assert.deepEqual(
+      selectRoutes('/none').map((route) => route.path),
+      ['/none'],
+    );
+    assert.throws(() => selectRoutes('/bearer,/nope'), /--routes: no route \/nope/);
   });
 
   for (const route of benchRoutes) {

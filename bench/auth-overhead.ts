@@ -10,7 +10,7 @@
 // order that rotates every round; the median requests/s of each route is compared with the
 // median of /none. The server's CPU time per request and the CPU that other processes used are
 // measured too, to tell how far a run's ratios can be trusted.
-import { BENCH_BODY, benchHeaders, benchRoutes, type BenchRoute } from './app.js';
+import { BENCH_BODY, benchHeaders, selectRoutes, type BenchRoute } from './app.js';
 import { rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';
 import { epilogue, pinApart, preamble, run, repo, resultsDir, versionOf } from './machine.js';
@@ -30,15 +30,7 @@ function settings(): Settings {
     routes: { type: 'string' },
     profile: { type: 'boolean', default: false },
   });
-  const wanted = read.text('routes')?.split(',');
-  const unknown = wanted?.filter((path) => !benchRoutes.some((route) => route.path === path));
-  if (unknown !== undefined && unknown.length > 0) {
-    throw new Error(`--routes: no route ${unknown.join(', ')}`);
-  }
-  // The baseline is always measured: every figure is relative to it.
-  const routes = benchRoutes.filter(
-    (route, i) => i === 0 || wanted === undefined || wanted.includes(route.path),
-  );
+  const routes = selectRoutes(read.text('routes'));
   return { ...load, routes, profile: flags.profile === true };
 }
 

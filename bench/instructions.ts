@@ -7,7 +7,7 @@
 // request (the socket calls) is not in them, so a ratio of counts is further from 1 than the
 // ratio of requests/s.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { benchHeaders, benchRoutes } from './app.js';
+import { benchHeaders, selectRoutes } from './app.js';
 import { fire } from './load.js';
 import { epilogue, preamble, repo, run, versionOf } from './machine.js';
 import { parseOptions } from './options.js';
@@ -24,7 +24,9 @@ async function main(): Promise<number> {
   const { read } = parseOptions({
     requests: { type: 'string' },
     'warmup-requests': { type: 'string' },
+    routes: { type: 'string' },
   });
+  const benchRoutes = selectRoutes(read.text('routes'));
   const requests = Math.round(read.number('requests', 4000, 100));
   const warmup = Math.round(read.number('warmup-requests', 8000, 0));
   const rounds = Math.round(read.number('rounds', 3, 1));
