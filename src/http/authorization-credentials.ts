@@ -19,18 +19,7 @@ export function authorizationCredentials(
   maxLength: number,
 ): Extraction<string> {
   const value = singleHeaderValue(request, 'authorization', 'Authorization');
-  return typeof value === 'string' ? credentialsIn(value, schemeLower, maxLength) : value;
-}
-
-/**
- * {@link authorizationCredentials} for a header value already read: absent when it is in another
- * scheme or has nothing after the scheme word, rejected when longer than `maxLength`.
- */
-export function credentialsIn(
-  value: string,
-  schemeLower: string,
-  maxLength: number,
-): Extraction<string> {
+  if (typeof value !== 'string') return value;
   const start = credentialsStart(value, schemeLower);
   if (start === -1 || start === value.length) return ABSENT;
   if (value.length - start > maxLength) return REJECTED;

@@ -7,13 +7,8 @@ import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requireHook, schemeNamePart } from '../internal/hook.js';
-import { singleHeaderValue } from '../internal/single-header.js';
-import { credentialsIn } from './authorization-credentials.js';
-
-// A header whose credentials were found is `Bearer`, spaces and the token: the token is a
-// b64token (as `isB64token` decides) exactly when the whole header matches this. One expression
-// over the header as parsed costs less inside a server than one over the token sliced from it.
-const BEARER_B64TOKEN = /^[Bb][Ee][Aa][Rr][Ee][Rr] +[A-Za-z0-9\-._~+/]+=*$/;
+import { authorizationCredentials } from './authorization-credentials.js';
+import { isB64token } from './is-b64token.js';
 
 /** The Bearer hook: resolve a token to the caller, or return nothing to reject. */
 export type BearerHook<TAuth> = (request: AuthRequest, token: string) => Awaitable<TAuth | Nothing>;
@@ -78,11 +73,9 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
   }
 
   protected override extract(request: RequestView): Extraction<string> {
-    const value = singleHeaderValue(request, 'authorization', 'Authorization');
-    if (typeof value !== 'string') return value;
-    const found = credentialsIn(value, 'bearer', this.#maxLength);
+    const found = authorizationCredentials(request, 'bearer', this.#maxLength);
     if (found.state !== 'present') return found;
-    return BEARER_B64TOKEN.test(value) ? found : REJECTED;
+    return isB64token(found.credential) ? found : REJECTED;
   }
 
   protected override invoke(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {
