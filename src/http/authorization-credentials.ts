@@ -12,15 +12,18 @@ const SPACE = 0x20;
  * `isScheme` would, in one pass and without splitting the header.
  *
  * @param schemeLower - the expected scheme word in lower case, letters only (`bearer`, `basic`).
+ * @param spelling - the same word as clients usually spell it (`Bearer`, `Basic`): a header that
+ *   opens with it is recognised by one native comparison instead of a fold.
  */
 export function authorizationCredentials(
   request: RequestView,
   schemeLower: string,
   maxLength: number,
+  spelling: string = schemeLower,
 ): Extraction<string> {
   const value = singleHeaderValue(request, 'authorization', 'Authorization');
   if (typeof value !== 'string') return value;
-  const start = credentialsStart(value, schemeLower);
+  const start = credentialsStart(value, schemeLower, spelling);
   if (start === -1 || start === value.length) return ABSENT;
   if (value.length - start > maxLength) return REJECTED;
   return { state: 'present', credential: value.slice(start) };
@@ -31,9 +34,10 @@ export function authorizationCredentials(
  * followed by one or more spaces or the end; -1 otherwise. A longer scheme token (`Bearerx`)
  * or another separator (a tab) is another scheme.
  */
-function credentialsStart(value: string, schemeLower: string): number {
+function credentialsStart(value: string, schemeLower: string, spelling: string): number {
   const length = schemeLower.length;
-  if (!startsWithFolded(value, schemeLower)) return -1;
+  // Folding costs a few ns a character; the usual spelling matches natively at once.
+  if (!value.startsWith(spelling) && !startsWithFolded(value, schemeLower)) return -1;
   if (length === value.length) return length;
   if (value.charCodeAt(length) !== SPACE) return -1;
   let start = length + 1;

@@ -73,7 +73,7 @@ export class HttpBasic<TAuth = unknown> extends CredentialAuthenticator<BasicCre
   }
 
   protected override extract(request: RequestView): Extraction<BasicCredentials> {
-    const found = authorizationCredentials(request, 'basic', this.#maxLength);
+    const found = authorizationCredentials(request, 'basic', this.#maxLength, 'Basic');
     if (found.state !== 'present') return found;
     const credentials = parseBasicCredentials(found.credential);
     return credentials === undefined ? REJECTED : { state: 'present', credential: credentials };

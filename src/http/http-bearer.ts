@@ -73,7 +73,7 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
   }
 
   protected override extract(request: RequestView): Extraction<string> {
-    const found = authorizationCredentials(request, 'bearer', this.#maxLength);
+    const found = authorizationCredentials(request, 'bearer', this.#maxLength, 'Bearer');
     if (found.state !== 'present') return found;
     return isB64token(found.credential) ? found : REJECTED;
   }
