@@ -7,11 +7,20 @@
 // request (the socket calls) is not in them, so a ratio of counts is further from 1 than the
 // ratio of requests/s.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { benchHeaders, selectRoutes } from './app.js';
 import { fire } from './load.js';
 import { epilogue, preamble, repo, run, versionOf } from './machine.js';
 import { parseOptions } from './options.js';
-import { countedInstructions, PREDICTABLE } from './callgrind.js';
+import {
+  costsByFunction,
+  countedInstructions,
+  PerfMap,
+  PREDICTABLE,
+  selfCosts,
+} from './callgrind.js';
 import { markdownTable, median } from './report.js';
 
 /** What `<command> --version` prints, or `undefined` when the command is missing or fails. */
@@ -21,11 +30,13 @@ function versionOfCommand(command: string): string | undefined {
 }
 
 async function main(): Promise<number> {
-  const { read } = parseOptions({
+  const { read, flags } = parseOptions({
     requests: { type: 'string' },
     'warmup-requests': { type: 'string' },
     routes: { type: 'string' },
+    'by-function': { type: 'boolean', default: false },
   });
+  const byFunction = flags['by-function'] === true;
   const benchRoutes = selectRoutes(read.text('routes'));
   const requests = Math.round(read.number('requests', 4000, 100));
   const warmup = Math.round(read.number('warmup-requests', 8000, 0));
@@ -41,13 +52,19 @@ async function main(): Promise<number> {
     versions: `fastify ${versionOf('fastify') ?? '?'}, valgrind ${valgrind}`,
   });
 
+  // With --by-function, the last round's counts are also dumped per route with instruction
+  // addresses, and V8 names its generated code in /tmp/perf-<pid>.map to attribute them.
+  const dumps = byFunction ? mkdtempSync(join(tmpdir(), 'vouch-callgrind-')) : undefined;
   const child = spawn(
     'valgrind',
     [
       '--tool=callgrind',
-      '--callgrind-out-file=/dev/null',
+      ...(dumps === undefined
+        ? ['--callgrind-out-file=/dev/null']
+        : ['--dump-instr=yes', `--callgrind-out-file=${join(dumps, 'callgrind.out')}`]),
       process.execPath,
       ...PREDICTABLE,
+      ...(byFunction ? ['--perf-basic-prof'] : []),
       '--import',
       'tsx',
       'bench/server.ts',
@@ -55,6 +72,9 @@ async function main(): Promise<number> {
     { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const pid = String(child.pid);
+  const perfMapPath = `/tmp/perf-${pid}.map`;
+  // Per route of the last round: how much of the perf map had been written at its dump.
+  const mapLengths = new Map<string, number>();
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => {
       reject(new Error(`the server under valgrind exited (${code})`));
@@ -84,6 +104,10 @@ async function main(): Promise<number> {
         await fire(port, shot(route.path), { requests }, settings);
         const perRequest = countedInstructions(control('-e', 'Ir')) / requests;
         counts.get(route.path)!.push(perRequest);
+        if (dumps !== undefined && round === rounds) {
+          control('--dump');
+          mapLengths.set(route.path, readFileSync(perfMapPath, 'utf8').length);
+        }
         console.log(
           `round ${round}/${rounds}  ${route.path.padEnd(22)} ${Math.round(perRequest).toLocaleString('en-US')} instructions/request`,
         );
@@ -121,6 +145,15 @@ async function main(): Promise<number> {
     console.log(
       'ratio     the baseline’s instructions over the route’s; user space only (the kernel’s socket work is not counted)',
     );
+    if (dumps !== undefined) {
+      printByFunction(
+        benchRoutes.map((route) => route.path),
+        dumps,
+        perfMapPath,
+        mapLengths,
+        requests,
+      );
+    }
     epilogue('instructions', started, [], {
       requests,
       warmup,
@@ -132,6 +165,59 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     child.kill('SIGTERM');
+    if (dumps !== undefined) {
+      rmSync(dumps, { recursive: true, force: true });
+      rmSync(perfMapPath, { force: true });
+    }
+  }
+}
+
+/**
+ * For each route of the last round, the functions whose own instructions per request grew
+ * most over the baseline's: what the route's extra work is made of.
+ */
+function printByFunction(
+  paths: readonly string[],
+  dumps: string,
+  perfMapPath: string,
+  mapLengths: ReadonlyMap<string, number>,
+  requests: number,
+): void {
+  const perfMap = readFileSync(perfMapPath, 'utf8');
+  const shorten = (name: string) =>
+    name.replaceAll(`file://${repo}/`, '').replaceAll(`${repo}/`, '');
+  // The dumps are numbered in the order they were taken: the routes' order.
+  const perRoute = paths.map((path, i) => {
+    const sums = costsByFunction(
+      selfCosts(readFileSync(join(dumps, `callgrind.out.${i + 1}`), 'utf8')),
+      new PerfMap(perfMap.slice(0, mapLengths.get(path))),
+    );
+    return new Map([...sums].map(([name, cost]) => [shorten(name), cost / requests]));
+  });
+  const baseline = perRoute[0]!;
+  const integer = (n: number) => Math.round(n).toLocaleString('en-US');
+  for (const [i, path] of paths.entries()) {
+    if (i === 0) continue;
+    const costs = perRoute[i]!;
+    const grown = [...new Set([...costs.keys(), ...baseline.keys()])]
+      .map((name) => ({ name, here: costs.get(name) ?? 0, there: baseline.get(name) ?? 0 }))
+      .sort((a, b) => b.here - b.there - (a.here - a.there))
+      .slice(0, 12);
+    console.log('');
+    console.log(
+      `${path}: the functions that grew most over ${paths[0]!} (own instructions a request, last round)`,
+    );
+    console.log(
+      markdownTable([
+        ['function', paths[0]!, path, 'difference'],
+        ...grown.map((row) => [
+          row.name.length > 90 ? `${row.name.slice(0, 89)}…` : row.name,
+          integer(row.there),
+          integer(row.here),
+          integer(row.here - row.there),
+        ]),
+      ]),
+    );
   }
 }
 
