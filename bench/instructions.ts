@@ -7,6 +7,7 @@
 // request (the socket calls) is not in them, so a ratio of counts is further from 1 than the
 // ratio of requests/s.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -164,8 +165,11 @@ async function main(): Promise<number> {
     });
     return 0;
   } finally {
+    const exited = once(child, 'exit');
     child.kill('SIGTERM');
     if (dumps !== undefined) {
+      // valgrind writes a last dump as it exits: remove the directory after that.
+      if (child.exitCode === null && child.signalCode === null) await exited;
       rmSync(dumps, { recursive: true, force: true });
       rmSync(perfMapPath, { force: true });
     }
