@@ -30,22 +30,28 @@ export interface BenchRoute {
   readonly credentialHeader: string | undefined;
 }
 
-/** The routes, baseline first. */
+/**
+ * The routes, baseline first. Every path has seven characters and a first letter of its own, so
+ * the router walks the same nodes and compares as many characters to find each: routing costs
+ * every route alike, and only the authentication differs. (With paths of 5 to 20 characters, two
+ * of them sharing a first letter, finding `/bearer` cost 231 instructions more than the
+ * baseline's path.)
+ */
 export const benchRoutes: readonly BenchRoute[] = [
   {
-    path: '/none',
+    path: '/noauth',
     kind: 'baseline',
     description: 'vouch registered, auth: null',
     credentialHeader: undefined,
   },
   {
-    path: '/hook',
+    path: '/hooked',
     kind: 'floor',
     description: 'auth: null and an onRequest hook that does nothing: what any hook costs',
     credentialHeader: undefined,
   },
   {
-    path: '/by-hand',
+    path: '/manual',
     kind: 'floor',
     description: 'auth: null and the same Bearer check written by hand in an onRequest hook',
     credentialHeader: 'authorization',
@@ -63,13 +69,13 @@ export const benchRoutes: readonly BenchRoute[] = [
     credentialHeader: 'x-api-key',
   },
   {
-    path: '/list',
+    path: '/listof',
     kind: 'list',
     description: '[APIKeyQuery, APIKeyHeader, HttpBearer]; only the last has a credential',
     credentialHeader: 'authorization',
   },
   {
-    path: '/fastify-bearer-auth',
+    path: '/plugin',
     kind: 'single',
     description: '@fastify/bearer-auth, keys: Set of one token',
     credentialHeader: 'authorization',
@@ -133,10 +139,10 @@ export async function buildBenchApp(options: { timeHooks?: boolean } = {}): Prom
     authenticate: (_request, key) => (timingSafeEqual(key, BENCH_API_KEY) ? caller : undefined),
   });
 
-  app.get('/none', { auth: null }, async () => BENCH_BODY);
+  app.get('/noauth', { auth: null }, async () => BENCH_BODY);
   // vouch's own hook is a callback hook too: this is the floor any authentication stands on.
   app.get(
-    '/hook',
+    '/hooked',
     {
       auth: null,
       onRequest: (_request, _reply, done) => {
@@ -148,7 +154,7 @@ export async function buildBenchApp(options: { timeHooks?: boolean } = {}): Prom
   // The least a Bearer check can do, with none of the contract's rules (no duplicate-header
   // check, no b64token grammar, no challenge): what vouch's own work is compared with.
   app.get(
-    '/by-hand',
+    '/manual',
     {
       auth: null,
       onRequest: (request, reply, done) => {
@@ -167,13 +173,13 @@ export async function buildBenchApp(options: { timeHooks?: boolean } = {}): Prom
   );
   app.get('/bearer', { auth: bearer }, async () => BENCH_BODY);
   app.get('/apikey', { auth: apiKey }, async () => BENCH_BODY);
-  app.get('/list', { auth: [listQuery, listHeader, bearer] }, async () => BENCH_BODY);
+  app.get('/listof', { auth: [listQuery, listHeader, bearer] }, async () => BENCH_BODY);
 
   // The same check done by the official plugin, in its own encapsulated context so that its
   // onRequest hook applies to this route only.
   await app.register(async (child) => {
     await child.register(bearerAuth, { keys: new Set([BENCH_TOKEN]) });
-    child.get('/fastify-bearer-auth', async () => BENCH_BODY);
+    child.get('/plugin', async () => BENCH_BODY);
   });
 
   await app.ready();

@@ -3,12 +3,12 @@
 // given as a ratio to the no-auth route of that same run. See bench/README.md.
 //
 //   npm run bench -- [--duration 1] [--rounds 30] [--warmup 3] [--connections 50]
-//                    [--pipelining 1] [--routes /none,/bearer] [--strict] [--profile]
+//                    [--pipelining 1] [--routes /noauth,/bearer] [--strict] [--profile]
 //
 // The server runs in a child process (bench/server.ts) and autocannon here, so the two do not
 // share an event loop. Each route is warmed up, then measured `rounds` times in an interleaved
 // order that rotates every round; the median requests/s of each route is compared with the
-// median of /none. The server's CPU time per request and the CPU that other processes used are
+// median of /noauth. The server's CPU time per request and the CPU that other processes used are
 // measured too, to tell how far a run's ratios can be trusted.
 import { BENCH_BODY, benchHeaders, selectRoutes, type BenchRoute } from './app.js';
 import { rounds } from './load.js';

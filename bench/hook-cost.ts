@@ -14,7 +14,7 @@ import { markdownTable, median } from './report.js';
 import { startServer } from './server-process.js';
 
 /** The empty hook: what wrapping and calling any hook costs. */
-const FLOOR = '/hook';
+const FLOOR = '/hooked';
 
 async function main(): Promise<number> {
   const { load: options } = parseOptions({});

@@ -15,21 +15,21 @@ describe('timeHooks', () => {
     }
     const refused = await app.inject({ method: 'GET', url: '/bearer' });
     assert.equal(refused.statusCode, 401, 'the timed hook still refuses');
-    await app.inject({ method: 'GET', url: '/hook' });
+    await app.inject({ method: 'GET', url: '/hooked' });
 
     const taken = hooks.take();
-    // Routes without a route-level hook (/none, and /fastify-bearer-auth whose hook is its
+    // Routes without a route-level hook (/noauth, and /plugin, @fastify/bearer-auth, whose hook is its
     // context's) are not timed.
     assert.deepEqual(Object.keys(taken).sort(), [
       '/apikey',
       '/bearer',
-      '/by-hand',
-      '/hook',
-      '/list',
+      '/hooked',
+      '/listof',
+      '/manual',
     ]);
     assert.equal(taken['/bearer']!.requests, 3, 'the 401 never reached done()');
     assert.ok(taken['/bearer']!.nanoseconds > 0);
-    assert.equal(taken['/hook']!.requests, 1);
+    assert.equal(taken['/hooked']!.requests, 1);
     assert.deepEqual(taken['/apikey'], { requests: 0, nanoseconds: 0 });
     assert.deepEqual(hooks.take()['/bearer'], { requests: 0, nanoseconds: 0 });
   });
@@ -45,7 +45,7 @@ describe('summariseHooks', () => {
   const round = (server: number, floor: number, bearer: number): HookRound => ({
     serverNanosPerRequest: server,
     times: {
-      '/hook': { requests: 10, nanoseconds: floor * 10 },
+      '/hooked': { requests: 10, nanoseconds: floor * 10 },
       '/bearer': { requests: 5, nanoseconds: bearer * 5 },
     },
   });
@@ -58,8 +58,8 @@ describe('summariseHooks', () => {
       round(60_000, 400, 2_400),
       round(30_000, 200, 1_100),
     ];
-    const [floor, bearer] = summariseHooks(rounds, '/hook');
-    assert.equal(floor!.path, '/hook');
+    const [floor, bearer] = summariseHooks(rounds, '/hooked');
+    assert.equal(floor!.path, '/hooked');
     assert.equal(floor!.beyondFloor, 0);
     assert.equal(bearer!.path, '/bearer');
     assert.equal(bearer!.nanoseconds, 1_200);
@@ -73,7 +73,7 @@ describe('summariseHooks', () => {
       () =>
         summariseHooks(
           [{ serverNanosPerRequest: 1, times: { '/bearer': { requests: 1, nanoseconds: 1 } } }],
-          '/hook',
+          '/hooked',
         ),
       /no hook timed on \/hook/,
     );
@@ -81,6 +81,6 @@ describe('summariseHooks', () => {
     const rounds = [
       { ...idle, times: { ...idle.times, '/bearer': { requests: 0, nanoseconds: 0 } } },
     ];
-    assert.throws(() => summariseHooks(rounds, '/hook'), /\/bearer: a round timed no request/);
+    assert.throws(() => summariseHooks(rounds, '/hooked'), /\/bearer: a round timed no request/);
   });
 });
