@@ -24,7 +24,10 @@ export interface FunctionCost {
   readonly cost: number;
 }
 
-const NAMED = /^(c?fn|c?ob|c?fl|fi|fe)=\((\d+)\)(?: (.*))?$/;
+// A function named, or given by the number it was named with: `fn=(12) name`, then `fn=(12)`.
+// Callees (`cfn=`) share the numbering. Objects and files are not needed, and their lines are
+// neither names nor costs.
+const FUNCTION = /^(c?)fn=\((\d+)\)(?: (.*))?$/;
 
 /**
  * The self costs in a callgrind dump, line by line: the first event of every cost line outside
@@ -36,6 +39,7 @@ const NAMED = /^(c?fn|c?ob|c?fl|fi|fe)=\((\d+)\)(?: (.*))?$/;
 export function selfCosts(dump: string): FunctionCost[] {
   const names = new Map<string, string>();
   let positions = ['line'];
+  let instr = -1;
   let fn = '?';
   let previous: number[] = [];
   let afterCall = false;
@@ -44,14 +48,14 @@ export function selfCosts(dump: string): FunctionCost[] {
     if (line.startsWith('positions:')) {
       positions = line.slice('positions:'.length).trim().split(/\s+/);
       previous = positions.map(() => 0);
+      instr = positions.indexOf('instr');
       continue;
     }
-    const named = NAMED.exec(line);
+    const named = FUNCTION.exec(line);
     if (named !== null) {
-      const [, key = '', id = '', name] = named;
-      const kind = key.replace(/^c/, '');
-      if (name !== undefined) names.set(`${kind}:${id}`, name);
-      if (key === 'fn') fn = names.get(`fn:${id}`) ?? id;
+      const [, callee, id = '', name] = named;
+      if (name !== undefined) names.set(id, name);
+      if (callee === '') fn = names.get(id) ?? id;
       continue;
     }
     if (line.startsWith('calls=')) {
@@ -67,7 +71,6 @@ export function selfCosts(dump: string): FunctionCost[] {
       afterCall = false;
       continue;
     }
-    const instr = positions.indexOf('instr');
     costs.push({ fn, address: instr === -1 ? 0 : (at[instr] ?? 0), cost });
   }
   return costs;

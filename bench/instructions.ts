@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { benchHeaders, selectRoutes } from './app.js';
 import { fire } from './load.js';
 import { epilogue, preamble, repo, run, versionOf } from './machine.js';
@@ -22,7 +23,7 @@ import {
   PREDICTABLE,
   selfCosts,
 } from './callgrind.js';
-import { markdownTable, median } from './report.js';
+import { markdownTable, median, thousands } from './report.js';
 
 /** What `<command> --version` prints, or `undefined` when the command is missing or fails. */
 function versionOfCommand(command: string): string | undefined {
@@ -110,7 +111,7 @@ async function main(): Promise<number> {
           mapLengths.set(route.path, readFileSync(perfMapPath, 'utf8').length);
         }
         console.log(
-          `round ${round}/${rounds}  ${route.path.padEnd(22)} ${Math.round(perRequest).toLocaleString('en-US')} instructions/request`,
+          `round ${round}/${rounds}  ${route.path.padEnd(22)} ${thousands(perRequest)} instructions/request`,
         );
       }
     }
@@ -128,16 +129,15 @@ async function main(): Promise<number> {
         ratio: baseline / mid,
       };
     });
-    const integer = (n: number) => Math.round(n).toLocaleString('en-US');
     console.log('');
     console.log(
       markdownTable([
         ['route', 'instructions/request', 'min–max', 'beyond baseline', 'ratio'],
         ...rows.map((row) => [
           row.path,
-          integer(row.median),
-          `${integer(row.min)}–${integer(row.max)}`,
-          row.path === benchRoutes[0]!.path ? '—' : integer(row.beyond),
+          thousands(row.median),
+          `${thousands(row.min)}–${thousands(row.max)}`,
+          row.path === benchRoutes[0]!.path ? '—' : thousands(row.beyond),
           `${row.ratio.toFixed(3)}×`,
         ]),
       ]),
@@ -189,7 +189,7 @@ function printByFunction(
 ): void {
   const perfMap = readFileSync(perfMapPath, 'utf8');
   const shorten = (name: string) =>
-    name.replaceAll(`file://${repo}/`, '').replaceAll(`${repo}/`, '');
+    name.replaceAll(pathToFileURL(repo).href, '').replaceAll(repo, '');
   // The dumps are numbered in the order they were taken: the routes' order.
   const perRoute = paths.map((path, i) => {
     const sums = costsByFunction(
@@ -199,7 +199,6 @@ function printByFunction(
     return new Map([...sums].map(([name, cost]) => [shorten(name), cost / requests]));
   });
   const baseline = perRoute[0]!;
-  const integer = (n: number) => Math.round(n).toLocaleString('en-US');
   for (const [i, path] of paths.entries()) {
     if (i === 0) continue;
     const costs = perRoute[i]!;
@@ -216,9 +215,9 @@ function printByFunction(
         ['function', paths[0]!, path, 'difference'],
         ...grown.map((row) => [
           row.name.length > 90 ? `${row.name.slice(0, 89)}…` : row.name,
-          integer(row.there),
-          integer(row.here),
-          integer(row.here - row.there),
+          thousands(row.there),
+          thousands(row.here),
+          thousands(row.here - row.there),
         ]),
       ]),
     );

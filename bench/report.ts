@@ -156,7 +156,8 @@ export function summarise(routes: readonly Compared[], runs: readonly Run[]): Su
   });
 }
 
-const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
+/** A count rounded to a whole number, with thousands separated: `71,947`. */
+export const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
 const times = (n: number) => `${n.toFixed(3)}×`;
 
 function verdict(s: Summary): string {
