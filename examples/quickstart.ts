@@ -1,13 +1,13 @@
 import Fastify from 'fastify';
-import { APIKeyHeader, HttpBearer, timingSafeEqual } from 'vouch';
+import { APIKeyHeader, HttpBearer, timingSafeMatcher } from 'vouch';
 import { vouch, withAuth } from 'vouch/fastify';
 import { vouchOpenapi } from 'vouch/openapi';
 
-const adminToken = process.env.API_TOKEN ?? 'change-me';
+const isAdminToken = timingSafeMatcher(process.env.API_TOKEN ?? 'change-me');
 const applications = new Map([['demo-key', { name: 'demo app' }]]);
 
 const bearer = new HttpBearer({
-  authenticate: (_request, token) => (timingSafeEqual(token, adminToken) ? 'admin' : undefined),
+  authenticate: (_request, token) => (isAdminToken(token) ? 'admin' : undefined),
 });
 const apiKey = new APIKeyHeader({
   paramName: 'X-API-Key',

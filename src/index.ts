@@ -53,6 +53,7 @@ export {
 export type { AuthRequest, HeaderMap, Register, RequestView } from './core/request.js';
 export type { SecurityScheme } from './core/security-scheme.js';
 export { timingSafeEqual } from './core/timing-safe-equal.js';
+export { timingSafeMatcher, type SecretMatcher } from './core/timing-safe-matcher.js';
 export {
   APIKey,
   type APIKeyLocation,

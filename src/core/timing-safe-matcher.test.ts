@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { ConfigurationError, errorCodes } from './errors.js';
+import { timingSafeMatcher } from './timing-safe-matcher.js';
+
+describe('timingSafeMatcher', () => {
+  it('matches its secret and nothing else', () => {
+    const matches = timingSafeMatcher('s3cret');
+    assert.equal(matches('s3cret'), true);
+    assert.equal(matches('s3creT'), false);
+    assert.equal(matches('s3cre'), false);
+    assert.equal(matches('s3cret '), false);
+    assert.equal(matches(''), false);
+  });
+
+  it('matches any of several secrets, from an array or any iterable', () => {
+    for (const secrets of [['current', 'previous'], new Set(['current', 'previous'])]) {
+      const matches = timingSafeMatcher(secrets);
+      assert.equal(matches('current'), true);
+      assert.equal(matches('previous'), true);
+      assert.equal(matches('next'), false);
+    }
+  });
+
+  it('tells apart lengths that wrap around the padded secret', () => {
+    // 'abc' is held in four code units; presented strings of 4, 7 and 8 units wrap around them.
+    const matches = timingSafeMatcher('abc');
+    assert.equal(matches('abc\0'), false);
+    assert.equal(matches('abcabc\0'), false);
+    assert.equal(matches('abc\0abc\0'), false);
+    assert.equal(timingSafeMatcher('abcd')('abcdabcd'), false);
+  });
+
+  it('is false when only the lengths differ by a multiple of 65536', () => {
+    assert.equal(timingSafeMatcher('a')('a'.repeat(65536 + 1)), false);
+  });
+
+  it('compares code units: no Unicode folding, lone surrogates told apart', () => {
+    assert.equal(timingSafeMatcher('\u00e9')('e\u0301'), false);
+    assert.equal(timingSafeMatcher('\ud800')('\udc00'), false);
+    assert.equal(timingSafeMatcher('a\ud800b')('a\ud800b'), true);
+  });
+
+  it('reads the secrets once: changing the iterable afterwards changes nothing', () => {
+    const secrets = ['one'];
+    const matches = timingSafeMatcher(secrets);
+    secrets[0] = 'two';
+    assert.equal(matches('one'), true);
+    assert.equal(matches('two'), false);
+  });
+
+  it('agrees with includes() on any strings and any non-empty secrets', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: 'binary', minLength: 1 }), { minLength: 1, maxLength: 3 }),
+        fc.string({ unit: 'binary' }),
+        (secrets, other) => {
+          const matches = timingSafeMatcher(secrets);
+          assert.equal(matches(other), secrets.includes(other));
+          for (const secret of secrets) assert.equal(matches(secret), true);
+        },
+      ),
+    );
+  });
+
+  it('refuses to be made without a secret, or with an empty or non-string one', () => {
+    for (const secrets of [
+      [],
+      new Set<string>(),
+      [''],
+      '',
+      ['ok', ''],
+      [42 as unknown as string],
+    ]) {
+      assert.throws(
+        () => timingSafeMatcher(secrets),
+        (error: unknown) =>
+          error instanceof ConfigurationError &&
+          error.code === errorCodes.configuration &&
+          /timingSafeMatcher\(\)/.test(error.message),
+      );
+    }
+  });
+});
