@@ -60,6 +60,9 @@ function difference(presented: string, secret: Prepared): number {
   const { units, mask } = secret;
   const length = presented.length;
   let accumulated = length ^ secret.length;
-  for (let i = 0; i < length; i++) accumulated |= presented.charCodeAt(i) ^ (units[i & mask] ?? 0);
+  for (let i = 0; i < length; i++) {
+    // Always within the array: i & mask < units.length.
+    accumulated |= presented.charCodeAt(i) ^ (units[i & mask] as number);
+  }
   return accumulated;
 }
