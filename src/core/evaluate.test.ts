@@ -230,7 +230,7 @@ describe('evaluate()', () => {
         const request = post ? POST : GET;
         const prepared = build();
         const walked = build();
-        const got = await prepare(prepared.requirements, options)(request);
+        const got = await prepare(prepared.requirements, options).evaluate(request);
         const want = await authenticate(walked.requirements, request, options);
         const norm = (result: AuthResult, built: typeof prepared) => {
           const s = shape(result, built.requirements) as { error?: unknown };
@@ -251,7 +251,8 @@ describe('evaluate()', () => {
     const bearer = new HttpBearer({ authenticate: () => 'ok' });
     const requirements = resolveAuth(bearer, 'GET /x');
     assert.ok(requirements !== null);
-    const evaluate = prepare(requirements, { realm: 'api' });
+    const { evaluate, sole } = prepare(requirements, { realm: 'api' });
+    assert.equal(sole, true);
     const accepted = evaluate({ ...GET, headers: { authorization: 'Bearer t' } });
     assert.deepEqual(accepted, { ok: true, value: 'ok', requirement: requirements[0] });
     const refused = evaluate(GET);

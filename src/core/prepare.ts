@@ -15,6 +15,17 @@ import type { RequestView } from './request.js';
 /** Authenticates one request: the result directly when no verdict was pending, else a promise. */
 export type Evaluator = (request: RequestView) => AuthResult | Promise<AuthResult>;
 
+/** How a route's requirements are evaluated. */
+export interface Prepared {
+  readonly evaluate: Evaluator;
+  /**
+   * Whether `evaluate` is the short path of a sole authenticator. An adapter that calls it from
+   * a hook of its own can call it from a function of its own too: V8 keeps type feedback per
+   * function literal, and a call that only ever meets sole evaluators stays inlined.
+   */
+  readonly sole: boolean;
+}
+
 /**
  * Decides once, for a route, how its requirements are evaluated on every request; it answers
  * exactly as `evaluate()` would. Most routes name one authenticator, and for them the walk
@@ -23,11 +34,19 @@ export type Evaluator = (request: RequestView) => AuthResult | Promise<AuthResul
 export function prepare(
   requirements: readonly Requirement[],
   options: AuthenticateOptions,
-): Evaluator {
+): Prepared {
   const sole = soleAuthenticator(requirements, options);
-  if (sole !== undefined) return soleEvaluator(sole, requirements[0] as Requirement, options.realm);
+  if (sole !== undefined) {
+    return {
+      evaluate: soleEvaluator(sole, requirements[0] as Requirement, options.realm),
+      sole: true,
+    };
+  }
   const repeats = hasRepeats(requirements);
-  return (request) => new Evaluation(requirements, request, options, repeats).run(0, 0);
+  return {
+    evaluate: (request) => new Evaluation(requirements, request, options, repeats).run(0, 0),
+    sole: false,
+  };
 }
 
 /** The one authenticator of a list of one requirement of one member that no CSRF check touches. */
