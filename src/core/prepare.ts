@@ -19,8 +19,8 @@ export type Evaluator = (request: RequestView) => AuthResult | Promise<AuthResul
 export interface Prepared {
   readonly evaluate: Evaluator;
   /**
-   * Whether `evaluate` is the short path of a sole authenticator. An adapter that calls it from
-   * a hook of its own can call it from a function of its own too: V8 keeps type feedback per
+   * Whether `evaluate` is the short path of a sole authenticator. An adapter should call sole
+   * evaluators and list evaluators from two different functions: V8 keeps type feedback per
    * function literal, and a call that only ever meets sole evaluators stays inlined.
    */
   readonly sole: boolean;

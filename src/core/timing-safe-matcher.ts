@@ -33,14 +33,14 @@ export function timingSafeMatcher(secrets: string | Iterable<string>): SecretMat
 }
 
 /** A secret's code units, padded with zeros to a power of two, and its own length. */
-interface Prepared {
+interface PreparedSecret {
   readonly units: Uint16Array;
   readonly length: number;
   /** `units.length - 1`: indexes wrap around within the array. */
   readonly mask: number;
 }
 
-function codeUnits(secret: unknown): Prepared {
+function codeUnits(secret: unknown): PreparedSecret {
   if (typeof secret !== 'string' || secret === '') {
     throw new ConfigurationError('timingSafeMatcher() takes secrets as non-empty strings');
   }
@@ -56,7 +56,7 @@ function codeUnits(secret: unknown): Prepared {
  * the accumulator starts non-zero and the masked index wraps around the secret, so a mismatched
  * length runs the very same instructions as a matched one.
  */
-function difference(presented: string, secret: Prepared): number {
+function difference(presented: string, secret: PreparedSecret): number {
   const { units, mask } = secret;
   const length = presented.length;
   let accumulated = length ^ secret.length;
