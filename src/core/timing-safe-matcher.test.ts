@@ -32,6 +32,20 @@ describe('timingSafeMatcher', () => {
     assert.equal(timingSafeMatcher('abcd')('abcdabcd'), false);
   });
 
+  it('sees a difference in any code unit, the last of an odd or an even length included', () => {
+    for (const secret of ['abcde', 'abcdef']) {
+      const matches = timingSafeMatcher(secret);
+      for (let i = 0; i < secret.length; i++) {
+        assert.equal(
+          matches(`${secret.slice(0, i)}_${secret.slice(i + 1)}`),
+          false,
+          `${secret} at ${i}`,
+        );
+      }
+      assert.equal(matches(secret), true);
+    }
+  });
+
   it('is false when only the lengths differ by a multiple of 65536', () => {
     assert.equal(timingSafeMatcher('a')('a'.repeat(65536 + 1)), false);
   });

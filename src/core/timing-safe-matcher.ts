@@ -54,15 +54,22 @@ function codeUnits(secret: unknown): PreparedSecret {
 /**
  * Zero when `presented` equals the secret. One loop for every outcome: when the lengths differ,
  * the accumulator starts non-zero and the masked index wraps around the secret, so a mismatched
- * length runs the very same instructions as a matched one.
+ * length runs the very same instructions as a matched one. Two code units a turn: the loop's own
+ * work (its bound, its counter, V8's interrupt check) is paid half as often, which makes a check
+ * of a 45-character token sliced from a header about 8 % cheaper (`bench/README.md`, § 1).
  */
 function difference(presented: string, secret: PreparedSecret): number {
   const { units, mask } = secret;
   const length = presented.length;
   let accumulated = length ^ secret.length;
-  for (let i = 0; i < length; i++) {
-    // Always within the array: i & mask < units.length.
-    accumulated |= presented.charCodeAt(i) ^ (units[i & mask] as number);
+  let i = 0;
+  // Indexes are always within the array: (anything) & mask < units.length.
+  for (; i + 1 < length; i += 2) {
+    accumulated |=
+      (presented.charCodeAt(i) ^ (units[i & mask] as number)) |
+      (presented.charCodeAt(i + 1) ^ (units[(i + 1) & mask] as number));
   }
+  // The last code unit of an odd length: which branch runs depends on the length alone.
+  if (i < length) accumulated |= presented.charCodeAt(i) ^ (units[i & mask] as number);
   return accumulated;
 }
