@@ -128,6 +128,44 @@ describe('summarise', () => {
     assert.equal(bearer!.pass, false);
   });
 
+  it('leaves out the pairs the load generator set the pace of, and keeps every pair apart', () => {
+    const limited = (r: Run): Run => ({ ...r, clientCpuShare: 0.97 });
+    const runs = [
+      run(0, '/none', 10_000),
+      run(1, '/bearer', 9_000), // 0.9, server-bound on both sides
+      run(2, '/none', 10_000),
+      limited(run(3, '/bearer', 9_900)), // the run itself was limited by autocannon
+      run(4, '/none', 10_000),
+      run(5, '/bearer', 9_800), // its next baseline run was limited
+      limited(run(6, '/none', 10_000)),
+      run(7, '/bearer', 9_700), // its previous baseline run was limited
+      run(8, '/none', 10_000),
+      run(9, '/bearer', 9_200), // 0.92, server-bound
+      run(10, '/none', 10_000),
+    ];
+    const [baseline, bearer] = summarise(routes, runs);
+    assert.equal(bearer!.runs, 5);
+    assert.equal(bearer!.pairedRuns, 2);
+    assert.ok(Math.abs(bearer!.pairedRatio - 0.91) < 1e-9, `paired ${bearer!.pairedRatio}`);
+    assert.ok(Math.abs(bearer!.pairedRatioAllRuns - 0.97) < 1e-9);
+    assert.equal(bearer!.pass, false);
+    assert.equal(baseline!.pairedRatio, 1);
+  });
+
+  it('uses every pair when the load generator limited them all, and says none was left', () => {
+    const limited = (r: Run): Run => ({ ...r, clientCpuShare: 0.99 });
+    const runs = [
+      run(0, '/none', 10_000),
+      limited(run(1, '/bearer', 9_600)),
+      run(2, '/none', 10_000),
+    ];
+    const [, bearer] = summarise(routes, runs);
+    assert.equal(bearer!.pairedRuns, 0);
+    assert.ok(Math.abs(bearer!.pairedRatio - 0.96) < 1e-9);
+    assert.equal(bearer!.pass, true);
+    assert.match(table(summarise(routes, runs)).split('\n')[3]!, /\| 0 of 1 \(all used\) \|/);
+  });
+
   it('refuses to compare a route that has no baseline run', () => {
     assert.throws(
       () => summarise(routes, [run(0, '/none', 10_000), run(1, '/bearer', 9_000)].slice(1)),
@@ -148,11 +186,14 @@ describe('table', () => {
     const runs = [run(0, '/none', 10_000), run(1, '/bearer', 9_000)];
     const lines = table(summarise(routes, runs)).split('\n');
     assert.equal(lines.length, 4);
-    assert.match(lines[0]!, /\| route +\| median req\/s \|.*\| paired ratio \| +paired 95 % CI \|/);
+    assert.match(
+      lines[0]!,
+      /\| route +\| median req\/s \|.*\| paired ratio \| +paired 95 % CI \| +pairs \| all pairs \|/,
+    );
     assert.match(lines[2]!, /^\| \/none .*\| baseline \|/);
     assert.match(
       lines[3]!,
-      /^\| \/bearer .*\| +9,000 \|.*0\.900× .*0\.900–0\.900 .*≥ 0\.95× .*FAIL/,
+      /^\| \/bearer .*\| +9,000 \|.*0\.900× .*0\.900–0\.900 \| +1 of 1 \| +0\.900× .*≥ 0\.95× .*FAIL/,
     );
   });
 });
@@ -177,7 +218,10 @@ describe('clientSaturation', () => {
       others: 1,
       otherRuns: 2,
     });
-    assert.match(saturationLine(runs, '/none'), /in 2 of 3 baseline runs and 1 of 2 others: there/);
+    assert.match(
+      saturationLine(runs, '/none'),
+      /in 2 of 3 baseline runs and 1 of 2 others: there .* left out of the paired ratios/,
+    );
   });
 
   it('says so when the server was the bottleneck throughout', () => {

@@ -46,9 +46,18 @@ export interface Summary {
    * after it: the figure the target is judged on. Each run lies between two baseline runs a
    * second away, so a change of the machine's speed during the benchmark (on a shared virtual
    * machine, up to 2× for the very same work) cancels out of it, where it does not out of the
-   * ratio of medians taken minutes apart.
+   * ratio of medians taken minutes apart. Only pairs the server set the pace of count: a run
+   * where autocannon had a whole core ({@link CLIENT_SATURATED}), or whose baseline runs around
+   * it were such runs, measured the load generator and is left out (all are used, and
+   * `pairedRuns` is 0, only when no pair is left).
    */
   readonly pairedRatio: number;
+  /** How many runs the paired figures come from: those whose pair the server set the pace of. */
+  readonly pairedRuns: number;
+  /** How many runs the route has. */
+  readonly runs: number;
+  /** The paired ratio over every run, the ones the load generator limited included. */
+  readonly pairedRatioAllRuns: number;
   /** The first and third quartiles of the per-run ratios: how much they spread. */
   readonly pairedQuartiles: readonly [number, number];
   /**
@@ -86,10 +95,10 @@ export function quantile(values: readonly number[], q: number): number {
 }
 
 /**
- * The baseline's req/s around a run: the mean of the baseline runs timed just before and just
- * after it (either one alone at the ends of the benchmark).
+ * The baseline runs around a run: the one timed just before it and the one just after (one
+ * alone at the ends of the benchmark).
  */
-function baselineAround(run: Run, baselineRuns: readonly Run[]): number {
+function baselineAround(run: Run, baselineRuns: readonly Run[]): Run[] {
   let before: Run | undefined;
   let after: Run | undefined;
   for (const base of baselineRuns) {
@@ -102,7 +111,15 @@ function baselineAround(run: Run, baselineRuns: readonly Run[]): number {
   }
   const around = [before, after].filter((base) => base !== undefined);
   if (around.length === 0) throw new Error(`${run.path}: no baseline run to compare with`);
-  return around.reduce((sum, base) => sum + base.requestsPerSecond, 0) / around.length;
+  return around;
+}
+
+/** A run's req/s over the mean req/s of the baseline runs around it. */
+function pairedRatioOf(run: Run, around: readonly Run[]): number {
+  return (
+    run.requestsPerSecond /
+    (around.reduce((sum, base) => sum + base.requestsPerSecond, 0) / around.length)
+  );
 }
 
 /**
@@ -119,6 +136,11 @@ export function medianInterval(values: readonly number[]): readonly [number, num
   return [sorted[lower]!, sorted[upper]!];
 }
 
+/** autocannon's CPU share from which a run counts as limited by the load generator. */
+export const CLIENT_SATURATED = 0.95;
+
+const saturated = (run: Run) => run.clientCpuShare >= CLIENT_SATURATED;
+
 /** Summarises the runs of each route against those of the first (the baseline). */
 export function summarise(routes: readonly Compared[], runs: readonly Run[]): Summary[] {
   const baselinePath = routes[0]!.path;
@@ -131,10 +153,19 @@ export function summarise(routes: readonly Compared[], runs: readonly Run[]): Su
     const rates = mine.map((run) => run.requestsPerSecond);
     const micros = median(mine.map((run) => run.serverMicrosPerRequest));
     const ratio = median(rates) / baselineRate;
-    const paired =
+    const pairs =
       route.path === baselinePath
-        ? [1]
-        : mine.map((run) => run.requestsPerSecond / baselineAround(run, baselineRuns));
+        ? [{ ratio: 1, serverBound: true }]
+        : mine.map((run) => {
+            const around = baselineAround(run, baselineRuns);
+            return {
+              ratio: pairedRatioOf(run, around),
+              serverBound: !saturated(run) && !around.some(saturated),
+            };
+          });
+    const all = pairs.map((pair) => pair.ratio);
+    const bound = pairs.filter((pair) => pair.serverBound).map((pair) => pair.ratio);
+    const paired = bound.length > 0 ? bound : all;
     const routeTarget = route.target;
     return {
       path: route.path,
@@ -145,6 +176,9 @@ export function summarise(routes: readonly Compared[], runs: readonly Run[]): Su
       maxRequestsPerSecond: Math.max(...rates),
       ratio,
       pairedRatio: median(paired),
+      pairedRuns: bound.length,
+      runs: pairs.length,
+      pairedRatioAllRuns: median(all),
       pairedQuartiles: [quantile(paired, 0.25), quantile(paired, 0.75)],
       pairedInterval: medianInterval(paired),
       medianServerMicrosPerRequest: micros,
@@ -175,6 +209,8 @@ export function table(summaries: readonly Summary[]): string {
       'ratio',
       'paired ratio',
       'paired 95 % CI',
+      'pairs',
+      'all pairs',
       'target',
       'result',
       'server µs/req',
@@ -188,6 +224,10 @@ export function table(summaries: readonly Summary[]): string {
       times(s.ratio),
       times(s.pairedRatio),
       `${s.pairedInterval[0].toFixed(3)}–${s.pairedInterval[1].toFixed(3)}`,
+      s.kind === 'baseline'
+        ? '—'
+        : `${s.pairedRuns} of ${s.runs}${s.pairedRuns === 0 ? ' (all used)' : ''}`,
+      s.kind === 'baseline' ? '—' : times(s.pairedRatioAllRuns),
       s.target === null ? '—' : `≥ ${s.target.toFixed(2)}×`,
       verdict(s),
       s.medianServerMicrosPerRequest.toFixed(1),
@@ -210,9 +250,6 @@ export function markdownTable(rows: readonly (readonly string[])[]): string {
     .join('\n');
 }
 
-/** autocannon's CPU share from which a run counts as limited by the load generator. */
-export const CLIENT_SATURATED = 0.95;
-
 /**
  * How many runs the load generator, rather than the server, may have limited: autocannon is one
  * thread, and at {@link CLIENT_SATURATED} of a core or more it cannot send faster, so the
@@ -228,7 +265,6 @@ export function clientSaturation(
   readonly others: number;
   readonly otherRuns: number;
 } {
-  const saturated = (run: Run) => run.clientCpuShare >= CLIENT_SATURATED;
   const baseline = runs.filter((run) => run.path === baselinePath);
   const others = runs.filter((run) => run.path !== baselinePath);
   return {
@@ -246,5 +282,5 @@ export function saturationLine(runs: readonly Run[], baselinePath: string): stri
   const head = `client    autocannon at ≥ ${share} of a core in ${s.baseline} of ${s.baselineRuns} baseline runs and ${s.others} of ${s.otherRuns} others`;
   return s.baseline === 0 && s.others === 0
     ? `${head}: the server was the bottleneck throughout`
-    : `${head}: there the load generator, not the server, set the pace, which overstates the ratios of the routes compared with those baseline runs`;
+    : `${head}: there the load generator, not the server, set the pace; those runs, and the runs paired with such baseline runs, are left out of the paired ratios (column "pairs"; "all pairs" keeps them)`;
 }
