@@ -8,7 +8,7 @@ export type SecretMatcher = (presented: string) => boolean;
  * checks: each check takes time that depends on the presented length and the number of secrets
  * only. Neither the contents, nor the position of a difference, nor whether a length matches,
  * nor which secret matched changes the work done. Strings are compared code unit by code unit,
- * as {@link timingSafeEqual} compares two strings, at about three quarters of its cost: the secrets'
+ * as {@link timingSafeEqual} compares two strings, at about 70 % of its cost: the secrets'
  * code units are read from arrays prepared here instead of from strings on every check.
  *
  * @param secrets - one secret, or several (e.g. the current and the previous key while rotating).
