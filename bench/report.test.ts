@@ -4,6 +4,7 @@ import {
   clientSaturation,
   median,
   medianInterval,
+  pool,
   quantile,
   saturationLine,
   summarise,
@@ -230,5 +231,58 @@ describe('clientSaturation', () => {
       saturationLine(runs, '/none'),
       /in 0 of 1 baseline runs and 0 of 1 others: the server/,
     );
+  });
+});
+
+describe('pool', () => {
+  const saved = (commit: string, runs: readonly Run[]) => ({
+    commit,
+    summaries: summarise(routes, runs),
+    runs,
+  });
+
+  it('summarises the runs of several results as one benchmark, pairing each within its own', () => {
+    // The second benchmark ran on a machine twice as fast: its runs pair with its own baseline.
+    const first = saved('a', [
+      run(0, '/none', 10_000),
+      run(1, '/bearer', 9_400),
+      run(2, '/none', 10_000),
+    ]);
+    const second = saved('b', [
+      run(0, '/none', 20_000),
+      run(1, '/bearer', 19_200),
+      run(2, '/none', 20_000),
+      run(3, '/bearer', 19_000),
+      run(4, '/none', 20_000),
+    ]);
+    const { compared, runs } = pool([first, second]);
+    assert.deepEqual(
+      compared.map((route) => route.path),
+      ['/none', '/bearer'],
+    );
+    assert.equal(runs.length, 8);
+    const [, bearer] = summarise(compared, runs);
+    // 0.94, 0.96 and 0.95: never 9,400 over a baseline of the other benchmark.
+    assert.equal(bearer!.runs, 3);
+    assert.ok(Math.abs(bearer!.pairedRatio - 0.95) < 1e-9, `paired ${bearer!.pairedRatio}`);
+  });
+
+  it('refuses results of other routes, or that do not begin and end with the baseline', () => {
+    const ok = saved('a', [
+      run(0, '/none', 10_000),
+      run(1, '/bearer', 9_000),
+      run(2, '/none', 10_000),
+    ]);
+    const other = {
+      ...ok,
+      summaries: ok.summaries.map((s) => (s.path === '/bearer' ? { ...s, path: '/apikey' } : s)),
+    };
+    assert.throws(
+      () => pool([ok, other]),
+      /results 2 compare \/none,\/apikey, not \/none,\/bearer/,
+    );
+    const cut = saved('c', [run(0, '/none', 10_000), run(1, '/bearer', 9_000)]);
+    assert.throws(() => pool([ok, cut]), /results 2 do not begin and end with a run of \/none/);
+    assert.throws(() => pool([]), /no results to summarise/);
   });
 });

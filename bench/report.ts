@@ -284,3 +284,46 @@ export function saturationLine(runs: readonly Run[], baselinePath: string): stri
     ? `${head}: the server was the bottleneck throughout`
     : `${head}: there the load generator, not the server, set the pace; those runs, and the runs paired with such baseline runs, are left out of the paired ratios (column "pairs"; "all pairs" keeps them)`;
 }
+
+/** What `npm run bench` and `npm run bench:service` write to `bench/results/`, in the part read here. */
+export interface SavedResults {
+  readonly commit: string;
+  readonly summaries: readonly Compared[];
+  readonly runs: readonly Run[];
+}
+
+/**
+ * The routes and runs of several saved results as one benchmark. Each file's runs begin and end
+ * with a baseline run, so once the files are laid one after the other, every run still lies
+ * between baseline runs of its own file.
+ *
+ * @throws Error when the files compare different routes, or one does not begin and end with
+ *   its baseline.
+ */
+export function pool(saved: readonly SavedResults[]): { compared: Compared[]; runs: Run[] } {
+  const [first] = saved;
+  if (first === undefined) throw new Error('no results to summarise');
+  const compared = first.summaries.map(({ path, kind, description, target }) => ({
+    path,
+    kind,
+    description,
+    target,
+  }));
+  const paths = compared.map((route) => route.path).join(',');
+  const runs: Run[] = [];
+  let offset = 0;
+  for (const [i, results] of saved.entries()) {
+    const theirs = results.summaries.map((route) => route.path).join(',');
+    if (theirs !== paths) {
+      throw new Error(`results ${i + 1} compare ${theirs}, not ${paths} as the first do`);
+    }
+    const ordered = results.runs.toSorted((a, b) => a.sequence - b.sequence);
+    const baseline = compared[0]!.path;
+    if (ordered[0]?.path !== baseline || ordered.at(-1)?.path !== baseline) {
+      throw new Error(`results ${i + 1} do not begin and end with a run of ${baseline}`);
+    }
+    runs.push(...ordered.map((run) => ({ ...run, sequence: run.sequence + offset })));
+    offset += ordered.at(-1)!.sequence + 1;
+  }
+  return { compared, runs };
+}

@@ -1,0 +1,28 @@
+// Summarises saved load-benchmark results again, with the report as it is now: one file as the
+// benchmark would print it today, or several runs of the same benchmark pooled into one table
+// (`pool()` in report.ts). The machine's phase moves a whole run by more than a run's own
+// interval allows for, so the runs of one code, pooled, say more than any one of them.
+//
+//   npm run bench:resummarise -- bench/results/auth-overhead-<date>.json [more.json …]
+import { readFileSync } from 'node:fs';
+import { run } from './machine.js';
+import { pool, saturationLine, summarise, table, type SavedResults } from './report.js';
+
+async function main(): Promise<number> {
+  const files = process.argv.slice(2);
+  if (files.length === 0) {
+    console.error('usage: npm run bench:resummarise -- <results.json> [more.json …]');
+    return 1;
+  }
+  const saved = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as SavedResults);
+  const { compared, runs } = pool(saved);
+  console.log(`results   ${files.join(', ')}`);
+  console.log(`commits   ${saved.map((results) => results.commit).join(', ')}`);
+  console.log('');
+  console.log(table(summarise(compared, runs)));
+  console.log('');
+  console.log(saturationLine(runs, compared[0]!.path));
+  return 0;
+}
+
+run(main);
