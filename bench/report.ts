@@ -310,6 +310,7 @@ export function pool(saved: readonly SavedResults[]): { compared: Compared[]; ru
     target,
   }));
   const paths = compared.map((route) => route.path).join(',');
+  const baseline = compared[0]!.path;
   const runs: Run[] = [];
   let offset = 0;
   for (const [i, results] of saved.entries()) {
@@ -318,7 +319,6 @@ export function pool(saved: readonly SavedResults[]): { compared: Compared[]; ru
       throw new Error(`results ${i + 1} compare ${theirs}, not ${paths} as the first do`);
     }
     const ordered = results.runs.toSorted((a, b) => a.sequence - b.sequence);
-    const baseline = compared[0]!.path;
     if (ordered[0]?.path !== baseline || ordered.at(-1)?.path !== baseline) {
       throw new Error(`results ${i + 1} do not begin and end with a run of ${baseline}`);
     }
