@@ -160,20 +160,21 @@ function authHook(
   // Decided once per route rather than on every request.
   const privateRequirements = new Set(requirements.filter(isPrivate));
   const { evaluate, sole } = prepare(requirements, engine);
-  // Two literals with one body: V8 keeps a call's feedback per function literal, and a hook
-  // shared by every route would meet the list evaluator beside the sole ones and stop inlining
-  // them: 180 to 420 instructions a request more for a route with one authenticator, counted
-  // beside a list route (`npm run bench:instructions -- --routes /manual,/bearer,/listof`).
+  // Two literals with one body (concludeWhenSettled): V8 keeps a call's feedback per function
+  // literal, and a hook shared by every route would meet the list evaluator beside the sole ones
+  // and stop inlining them: 180 to 420 instructions a request more for a route with one
+  // authenticator, counted beside a list route
+  // (`npm run bench:instructions -- --routes /manual,/bearer,/listof`).
   return sole
     ? function vouchAuthenticateSole(request, reply, done): void {
-        settle(evaluate(request), request, reply, done, privateRequirements);
+        concludeWhenSettled(evaluate(request), request, reply, done, privateRequirements);
       }
     : function vouchAuthenticate(request, reply, done): void {
-        settle(evaluate(request), request, reply, done, privateRequirements);
+        concludeWhenSettled(evaluate(request), request, reply, done, privateRequirements);
       };
 }
 
-function settle(
+function concludeWhenSettled(
   result: AuthResult | Promise<AuthResult>,
   request: FastifyRequest,
   reply: FastifyReply,
