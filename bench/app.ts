@@ -18,8 +18,11 @@ export const benchHeaders: Readonly<Record<string, string>> = {
   'x-api-key': BENCH_API_KEY,
 };
 
-/** What a route is compared as: the baseline, an empty hook (the floor), one authenticator, or a list. */
-export type RouteKind = 'baseline' | 'floor' | 'single' | 'list';
+/**
+ * What a route is compared as: the baseline, the baseline's twin (what the method itself reads
+ * as a difference), an empty hook or a check by hand (the floor), one authenticator, or a list.
+ */
+export type RouteKind = 'baseline' | 'control' | 'floor' | 'single' | 'list';
 
 /** A benchmarked route and the credential it needs. */
 export interface BenchRoute {
@@ -42,6 +45,12 @@ export const benchRoutes: readonly BenchRoute[] = [
     path: '/noauth',
     kind: 'baseline',
     description: 'vouch registered, auth: null',
+    credentialHeader: undefined,
+  },
+  {
+    path: '/sameas',
+    kind: 'control',
+    description: 'vouch registered, auth: null: the baseline again under another path',
     credentialHeader: undefined,
   },
   {
@@ -143,6 +152,8 @@ export async function buildBenchApp(options: { timeHooks?: boolean } = {}): Prom
   });
 
   app.get('/noauth', { auth: null }, async () => BENCH_BODY);
+  // Declared as /noauth is: any ratio it reads other than 1 is the method's own bias or noise.
+  app.get('/sameas', { auth: null }, async () => BENCH_BODY);
   // vouch's own hook is a callback hook too: this is the floor any authentication stands on.
   app.get(
     '/hooked',

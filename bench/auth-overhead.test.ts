@@ -29,6 +29,7 @@ describe('bench app', () => {
     assert.equal(benchRoutes.filter((route) => route.kind === 'baseline').length, 1);
     assert.ok(benchRoutes.some((route) => route.kind === 'single'));
     assert.ok(benchRoutes.some((route) => route.kind === 'list'));
+    assert.ok(benchRoutes.some((route) => route.kind === 'control'));
   });
 
   it('gives every route a path the router finds at the same cost', () => {

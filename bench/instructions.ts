@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchHeaders, selectRoutes } from './app.js';
-import { fire } from './load.js';
+import { fire, type Shot } from './load.js';
+import { seed, signIn, startService, workspace } from './service-process.js';
+import { serviceRoutes } from './service-routes.js';
 import { epilogue, preamble, repo, run, versionOf } from './machine.js';
 import { parseOptions } from './options.js';
 import {
@@ -31,52 +33,44 @@ function versionOfCommand(command: string): string | undefined {
   return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
-async function main(): Promise<number> {
-  const { read, flags } = parseOptions({
-    requests: { type: 'string' },
-    'warmup-requests': { type: 'string' },
-    routes: { type: 'string' },
-    'by-function': { type: 'boolean', default: false },
-  });
-  const byFunction = flags['by-function'] === true;
-  const benchRoutes = selectRoutes(read.text('routes'));
-  const requests = Math.round(read.number('requests', 4000, 100));
-  const warmup = Math.round(read.number('warmup-requests', 8000, 0));
-  const rounds = Math.round(read.number('rounds', 3, 1));
-  const connections = Math.round(read.number('connections', 10, 1));
-  const valgrind = versionOfCommand('valgrind');
-  if (valgrind === undefined || versionOfCommand('callgrind_control') === undefined) {
-    console.error('valgrind is needed (Debian: apt-get install valgrind)');
-    return 1;
-  }
-  const started = await preamble('vouch: instructions per request, counted by callgrind', ['src'], {
-    settings: `${rounds} rounds × ${requests} requests a route after ${warmup} each to warm up, ${connections} connections; node ${PREDICTABLE.join(' ')}`,
-    versions: `fastify ${versionOf('fastify') ?? '?'}, valgrind ${valgrind}`,
-  });
+// valgrind and callgrind_control find each other through named pipes whose names hold the
+// environment's HOST; the service is started with HOST=127.0.0.1 (where it listens), so every
+// process here is given the same.
+const VALGRIND_ENV = { ...process.env, HOST: '127.0.0.1' };
 
-  // With --by-function, the last round's counts are also dumped per route with instruction
-  // addresses, and V8 names its generated code in /tmp/perf-<pid>.map to attribute them.
-  const dumps = byFunction ? mkdtempSync(join(tmpdir(), 'vouch-callgrind-')) : undefined;
+/** A route as counted: its path and the request sent to it. */
+interface Counted {
+  readonly path: string;
+  readonly shot: Shot;
+}
+
+/** A server running under callgrind, with the requests to send it. */
+interface Target {
+  readonly pid: number;
+  readonly port: number;
+  /** The routes to count, baseline first. */
+  readonly routes: readonly Counted[];
+  /** Stops the server and waits until it has exited (valgrind writes a last dump then). */
+  stop(): Promise<void>;
+}
+
+/** How the server is run: valgrind's arguments, and node's options. */
+interface Launch {
+  readonly valgrind: readonly string[];
+  readonly node: readonly string[];
+}
+
+/** The server of `npm run bench` (bench/server.ts) under valgrind. */
+async function benchServer(launch: Launch, routeOption: string | undefined): Promise<Target> {
+  const routes = selectRoutes(routeOption).map((route) => ({
+    path: route.path,
+    shot: { path: route.path, headers: benchHeaders },
+  }));
   const child = spawn(
     'valgrind',
-    [
-      '--tool=callgrind',
-      ...(dumps === undefined
-        ? ['--callgrind-out-file=/dev/null']
-        : ['--dump-instr=yes', `--callgrind-out-file=${join(dumps, 'callgrind.out')}`]),
-      process.execPath,
-      ...PREDICTABLE,
-      ...(byFunction ? ['--perf-basic-prof'] : []),
-      '--import',
-      'tsx',
-      'bench/server.ts',
-    ],
-    { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
+    [...launch.valgrind, process.execPath, ...launch.node, '--import', 'tsx', 'bench/server.ts'],
+    { cwd: repo, env: VALGRIND_ENV, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const pid = String(child.pid);
-  const perfMapPath = `/tmp/perf-${pid}.map`;
-  // Per route of the last round: how much of the perf map had been written at its dump.
-  const mapLengths = new Map<string, number>();
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => {
       reject(new Error(`the server under valgrind exited (${code})`));
@@ -86,24 +80,129 @@ async function main(): Promise<number> {
       if (match !== null) resolve(Number(match[1]));
     });
   });
+  return {
+    pid: child.pid!,
+    port,
+    routes,
+    async stop() {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) await exited;
+    },
+  };
+}
+
+/**
+ * The illustrated service (service/server.ts) over a fresh SQLite database, as
+ * `npm run bench:service` runs it, but under `valgrind`. Its user, key, token and session are
+ * made first by the same service run natively (scrypt under valgrind would take minutes); they
+ * are kept in the database, so the service under valgrind takes them as its own.
+ */
+async function serviceServer(launch: Launch, routeOption: string | undefined): Promise<Target> {
+  const wanted = routeOption?.split(',');
+  const unknown = wanted?.filter((path) => !serviceRoutes.some((route) => route.path === path));
+  if (unknown !== undefined && unknown.length > 0) {
+    throw new Error(`--routes: no route ${unknown.join(', ')} in the service`);
+  }
+  const space = await workspace();
+  try {
+    const { password, apiKey } = await seed(space.databaseUrl);
+    const native = await startService(space.databaseUrl);
+    const signedIn = await signIn(native.port, password).finally(() => native.close());
+    const credentials = { ...signedIn, apiKey };
+    const service = await startService(space.databaseUrl, {
+      launcher: ['valgrind', ...launch.valgrind],
+      nodeOptions: launch.node,
+      startTimeoutMs: 600_000,
+    });
+    const routes = serviceRoutes
+      .filter((route, i) => i === 0 || wanted === undefined || wanted.includes(route.path))
+      .map((route) => ({ path: route.path, shot: route.shot(credentials) }));
+    return {
+      pid: service.pid,
+      port: service.port,
+      routes,
+      async stop() {
+        await service.close();
+        await space.remove();
+      },
+    };
+  } catch (error) {
+    await space.remove();
+    throw error;
+  }
+}
+
+async function main(): Promise<number> {
+  const { read, flags } = parseOptions({
+    requests: { type: 'string' },
+    'warmup-requests': { type: 'string' },
+    routes: { type: 'string' },
+    'by-function': { type: 'boolean', default: false },
+    functions: { type: 'string' },
+    service: { type: 'boolean', default: false },
+  });
+  const byFunction = flags['by-function'] === true;
+  const functions = Math.round(read.number('functions', 12, 1));
+  const ofService = flags.service === true;
+  const requests = Math.round(read.number('requests', 4000, 100));
+  const warmup = Math.round(read.number('warmup-requests', 8000, 0));
+  const rounds = Math.round(read.number('rounds', 3, 1));
+  const connections = Math.round(read.number('connections', 10, 1));
+  const valgrind = versionOfCommand('valgrind');
+  if (valgrind === undefined || versionOfCommand('callgrind_control') === undefined) {
+    console.error('valgrind is needed (Debian: apt-get install valgrind)');
+    return 1;
+  }
+  const started = await preamble(
+    ofService
+      ? 'vouch: instructions per request of the illustrated service, counted by callgrind'
+      : 'vouch: instructions per request, counted by callgrind',
+    ofService ? ['src', 'service'] : ['src'],
+    {
+      settings: `${rounds} rounds × ${requests} requests a route after ${warmup} each to warm up, ${connections} connections; node ${PREDICTABLE.join(' ')}`,
+      versions: `fastify ${versionOf('fastify') ?? '?'}, valgrind ${valgrind}`,
+    },
+  );
+
+  // With --by-function, the last round's counts are also dumped per route with instruction
+  // addresses, and V8 names its generated code in /tmp/perf-<pid>.map to attribute them.
+  const dumps = byFunction ? mkdtempSync(join(tmpdir(), 'vouch-callgrind-')) : undefined;
+  const launch: Launch = {
+    valgrind: [
+      '--tool=callgrind',
+      ...(dumps === undefined
+        ? ['--callgrind-out-file=/dev/null']
+        : ['--dump-instr=yes', `--callgrind-out-file=${join(dumps, 'callgrind.out')}`]),
+    ],
+    node: [...PREDICTABLE, ...(byFunction ? ['--perf-basic-prof'] : [])],
+  };
+  const target = ofService
+    ? await serviceServer(launch, read.text('routes'))
+    : await benchServer(launch, read.text('routes'));
+  const { port, routes } = target;
+  const pid = String(target.pid);
+  const perfMapPath = `/tmp/perf-${pid}.map`;
+  // Per route of the last round: how much of the perf map had been written at its dump.
+  const mapLengths = new Map<string, number>();
   const control = (...args: string[]) =>
     execFileSync('callgrind_control', [...args, pid], {
       encoding: 'utf8',
+      env: VALGRIND_ENV,
       stdio: ['ignore', 'pipe', 'ignore'],
     });
   const settings = { connections, pipelining: 1 };
-  const shot = (path: string) => ({ path, headers: benchHeaders });
 
   try {
-    for (const route of benchRoutes) {
+    for (const route of routes) {
       process.stdout.write(`warm-up   ${route.path}\n`);
-      await fire(port, shot(route.path), { requests: warmup }, settings);
+      await fire(port, route.shot, { requests: warmup }, settings);
     }
-    const counts = new Map<string, number[]>(benchRoutes.map((route) => [route.path, []]));
+    const counts = new Map<string, number[]>(routes.map((route) => [route.path, []]));
     for (let round = 1; round <= rounds; round++) {
-      for (const route of benchRoutes) {
+      for (const route of routes) {
         control('--zero');
-        await fire(port, shot(route.path), { requests }, settings);
+        await fire(port, route.shot, { requests }, settings);
         const perRequest = countedInstructions(control('-e', 'Ir')) / requests;
         counts.get(route.path)!.push(perRequest);
         if (dumps !== undefined && round === rounds) {
@@ -116,8 +215,8 @@ async function main(): Promise<number> {
       }
     }
 
-    const baseline = median(counts.get(benchRoutes[0]!.path)!);
-    const rows = benchRoutes.map((route) => {
+    const baseline = median(counts.get(routes[0]!.path)!);
+    const rows = routes.map((route) => {
       const values = counts.get(route.path)!;
       const mid = median(values);
       return {
@@ -137,7 +236,7 @@ async function main(): Promise<number> {
           row.path,
           thousands(row.median),
           `${thousands(row.min)}–${thousands(row.max)}`,
-          row.path === benchRoutes[0]!.path ? '—' : thousands(row.beyond),
+          row.path === routes[0]!.path ? '—' : thousands(row.beyond),
           `${row.ratio.toFixed(3)}×`,
         ]),
       ]),
@@ -148,11 +247,12 @@ async function main(): Promise<number> {
     );
     if (dumps !== undefined) {
       printByFunction(
-        benchRoutes.map((route) => route.path),
+        routes.map((route) => route.path),
         dumps,
         perfMapPath,
         mapLengths,
         requests,
+        functions,
       );
     }
     epilogue('instructions', started, [], {
@@ -165,11 +265,9 @@ async function main(): Promise<number> {
     });
     return 0;
   } finally {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
+    // valgrind writes a last dump as it exits: remove the directory after that.
+    await target.stop();
     if (dumps !== undefined) {
-      // valgrind writes a last dump as it exits: remove the directory after that.
-      if (child.exitCode === null && child.signalCode === null) await exited;
       rmSync(dumps, { recursive: true, force: true });
       rmSync(perfMapPath, { force: true });
     }
@@ -177,7 +275,7 @@ async function main(): Promise<number> {
 }
 
 /**
- * For each route of the last round, the functions whose own instructions per request grew
+ * For each route of the last round, the `functions` whose own instructions per request grew
  * most over the baseline's: what the route's extra work is made of.
  */
 function printByFunction(
@@ -186,6 +284,7 @@ function printByFunction(
   perfMapPath: string,
   mapLengths: ReadonlyMap<string, number>,
   requests: number,
+  functions: number,
 ): void {
   const perfMap = readFileSync(perfMapPath, 'utf8');
   const shorten = (name: string) =>
@@ -205,7 +304,7 @@ function printByFunction(
     const grown = [...new Set([...costs.keys(), ...baseline.keys()])]
       .map((name) => ({ name, here: costs.get(name) ?? 0, there: baseline.get(name) ?? 0 }))
       .sort((a, b) => b.here - b.there - (a.here - a.there))
-      .slice(0, 12);
+      .slice(0, functions);
     console.log('');
     console.log(
       `${path}: the functions that grew most over ${paths[0]!} (own instructions a request, last round)`,

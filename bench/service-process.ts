@@ -2,7 +2,7 @@
 // folder, a user and an application key made with the service's own CLI, the real server process
 // (service/server.ts) started on a free loopback port, and a real token and session obtained over
 // HTTP. Nothing is seeded behind the service's back.
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -127,6 +127,15 @@ export interface StartServiceOptions {
   readonly credentialCache?: string | undefined;
   /** Where the service's own output goes (default: discarded). */
   readonly output?: 'inherit' | 'ignore';
+  /**
+   * A command the service's `node` runs under, with its arguments (`['valgrind',
+   * '--tool=callgrind']`); the process keeps its pid. Default: none.
+   */
+  readonly launcher?: readonly string[];
+  /** Node options given before the service's own (default: none). */
+  readonly nodeOptions?: readonly string[];
+  /** How long the service may take to answer its first request (default 30 s). */
+  readonly startTimeoutMs?: number;
 }
 
 /**
@@ -139,16 +148,22 @@ export async function startService(
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const output = options.output ?? 'ignore';
-  const child = fork(join(repo, 'service', 'server.ts'), [], {
+  const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+  const node = [
+    process.execPath,
+    ...(options.nodeOptions ?? []),
+    '--import',
+    'tsx',
+    '--expose-gc',
+    ...(process.env.BENCH_SERVICE_NODE_OPTIONS?.split(' ') ?? []),
+    '--import',
+    fileURLToPath(new URL('./service-probe.ts', import.meta.url)),
+    join(repo, 'service', 'server.ts'),
+  ];
+  const [command, ...args] = [...(options.launcher ?? []), ...node] as [string, ...string[]];
+  // What fork() does, with room for a launcher before node: an IPC channel for the probe.
+  const child = spawn(command, args, {
     cwd: repo,
-    execArgv: [
-      '--import',
-      'tsx',
-      '--expose-gc',
-      ...(process.env.BENCH_SERVICE_NODE_OPTIONS?.split(' ') ?? []),
-      '--import',
-      fileURLToPath(new URL('./service-probe.ts', import.meta.url)),
-    ],
     env: {
       ...process.env,
       NODE_ENV: 'development',
@@ -169,7 +184,7 @@ export async function startService(
       resolve();
     });
   });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service did not start: ${stderr}`);
     const ready = await fetch(`http://127.0.0.1:${port}/api/version`).then(
@@ -179,7 +194,7 @@ export async function startService(
     if (ready) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the service did not answer within 30 s: ${stderr}`);
+      throw new Error(`the service did not answer within ${startTimeoutMs / 1000} s: ${stderr}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
