@@ -267,7 +267,42 @@ describe('pool', () => {
     assert.ok(Math.abs(bearer!.pairedRatio - 0.95) < 1e-9, `paired ${bearer!.pairedRatio}`);
   });
 
-  it('refuses results of other routes, or that do not begin and end with the baseline', () => {
+  it('pools each route over the results that time it', () => {
+    const three = [
+      ...routes,
+      { path: '/apikey', kind: 'single', description: 'APIKeyHeader', target: 0.95 },
+    ];
+    const bothRuns = [
+      run(0, '/none', 10_000),
+      run(1, '/bearer', 9_400),
+      run(2, '/none', 10_000),
+      run(3, '/apikey', 9_800),
+      run(4, '/none', 10_000),
+    ];
+    const both = { commit: 'a', summaries: summarise(three, bothRuns), runs: bothRuns };
+    // A run of /bearer alone (`--routes /bearer`).
+    const bearerOnly = {
+      commit: 'b',
+      summaries: summarise(routes, [
+        run(0, '/none', 20_000),
+        run(1, '/bearer', 19_200),
+        run(2, '/none', 20_000),
+      ]),
+      runs: [run(0, '/none', 20_000), run(1, '/bearer', 19_200), run(2, '/none', 20_000)],
+    };
+    const { compared, runs } = pool([bearerOnly, both]);
+    assert.deepEqual(
+      compared.map((route) => route.path),
+      ['/none', '/bearer', '/apikey'],
+    );
+    const [, bearer, apikey] = summarise(compared, runs);
+    assert.equal(bearer!.runs, 2);
+    assert.ok(Math.abs(bearer!.pairedRatio - 0.95) < 1e-9, `paired ${bearer!.pairedRatio}`);
+    assert.equal(apikey!.runs, 1);
+    assert.ok(Math.abs(apikey!.pairedRatio - 0.98) < 1e-9, `paired ${apikey!.pairedRatio}`);
+  });
+
+  it('refuses results with another baseline, or that do not begin and end with it', () => {
     const ok = saved('a', [
       run(0, '/none', 10_000),
       run(1, '/bearer', 9_000),
@@ -275,11 +310,11 @@ describe('pool', () => {
     ]);
     const other = {
       ...ok,
-      summaries: ok.summaries.map((s) => (s.path === '/bearer' ? { ...s, path: '/apikey' } : s)),
+      summaries: ok.summaries.map((s) => (s.path === '/none' ? { ...s, path: '/noauth' } : s)),
     };
     assert.throws(
       () => pool([ok, other]),
-      /results 2 compare \/none,\/apikey, not \/none,\/bearer/,
+      /results 2 have the baseline \/noauth, not \/none as the first/,
     );
     const cut = saved('c', [run(0, '/none', 10_000), run(1, '/bearer', 9_000)]);
     assert.throws(() => pool([ok, cut]), /results 2 do not begin and end with a run of \/none/);

@@ -295,28 +295,28 @@ export interface SavedResults {
 /**
  * The routes and runs of several saved results as one benchmark. Each file's runs begin and end
  * with a baseline run, so once the files are laid one after the other, every run still lies
- * between baseline runs of its own file.
+ * between baseline runs of its own file. A route is pooled over the files that time it: a run
+ * of some routes only (`--routes`) adds to those.
  *
- * @throws Error when the files compare different routes, or one does not begin and end with
+ * @throws Error when the files have different baselines, or one does not begin and end with
  *   its baseline.
  */
 export function pool(saved: readonly SavedResults[]): { compared: Compared[]; runs: Run[] } {
   const [first] = saved;
   if (first === undefined) throw new Error('no results to summarise');
-  const compared = first.summaries.map(({ path, kind, description, target }) => ({
-    path,
-    kind,
-    description,
-    target,
-  }));
-  const paths = compared.map((route) => route.path).join(',');
-  const baseline = compared[0]!.path;
+  const baseline = first.summaries[0]!.path;
+  const compared: Compared[] = [];
   const runs: Run[] = [];
   let offset = 0;
   for (const [i, results] of saved.entries()) {
-    const theirs = results.summaries.map((route) => route.path).join(',');
-    if (theirs !== paths) {
-      throw new Error(`results ${i + 1} compare ${theirs}, not ${paths} as the first do`);
+    const theirs = results.summaries[0]?.path;
+    if (theirs !== baseline) {
+      throw new Error(`results ${i + 1} have the baseline ${theirs}, not ${baseline} as the first`);
+    }
+    for (const { path, kind, description, target } of results.summaries) {
+      if (!compared.some((route) => route.path === path)) {
+        compared.push({ path, kind, description, target });
+      }
     }
     const ordered = results.runs.toSorted((a, b) => a.sequence - b.sequence);
     if (ordered[0]?.path !== baseline || ordered.at(-1)?.path !== baseline) {

@@ -4,17 +4,23 @@
 // interval allows for, so the runs of one code, pooled, say more than any one of them.
 //
 //   npm run bench:resummarise -- bench/results/auth-overhead-<date>.json [more.json …]
+//   npm run bench:resummarise -- bench/runs/auth-overhead-*.json.gz   (the runs kept in the repository)
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { run } from './machine.js';
 import { pool, saturationLine, summarise, table, type SavedResults } from './report.js';
 
 async function main(): Promise<number> {
   const files = process.argv.slice(2);
   if (files.length === 0) {
-    console.error('usage: npm run bench:resummarise -- <results.json> [more.json …]');
+    console.error('usage: npm run bench:resummarise -- <results.json[.gz]> [more …]');
     return 1;
   }
-  const saved = files.map((file) => JSON.parse(readFileSync(file, 'utf8')) as SavedResults);
+  const saved = files.map((file) => {
+    const bytes = readFileSync(file);
+    const text = (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+    return JSON.parse(text) as SavedResults;
+  });
   const { compared, runs } = pool(saved);
   console.log(`results   ${files.join(', ')}`);
   console.log(`commits   ${saved.map((results) => results.commit).join(', ')}`);
