@@ -6,9 +6,9 @@
 //                    [--pipelining 1] [--routes /noauth,/bearer] [--strict] [--profile]
 //
 // The server runs in a child process (bench/server.ts) and autocannon here, so the two do not
-// share an event loop. Each route is warmed up, then measured `rounds` times in an interleaved
-// order that rotates every round; the median requests/s of each route is compared with the
-// median of /noauth. The server's CPU time per request and the CPU that other processes used are
+// share an event loop. Each route is warmed up, then measured `rounds` times, each run between
+// two runs of /noauth, the other routes in the order of a Williams design (each follows every
+// other one equally often); every run is compared with the /noauth runs around it. The server's CPU time per request and the CPU that other processes used are
 // measured too, to tell how far a run's ratios can be trusted.
 import { BENCH_BODY, benchHeaders, selectRoutes, type BenchRoute } from './app.js';
 import { rounds } from './load.js';

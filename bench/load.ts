@@ -119,10 +119,29 @@ export function runLine(run: Run, rounds: number, width: number): string {
 }
 
 /**
+ * The order of `count` routes in round `round` (from 0): a Williams design, in which every route
+ * follows every other one equally often, once in `count` rounds when `count` is even, twice in
+ * `2 × count` when it is odd. Whatever a route leaves behind (garbage to collect, colder caches)
+ * then falls on every other route alike. A rotation would not do: it keeps the cyclic order, so
+ * each route would always come after the same one.
+ */
+export function williamsOrder(count: number, round: number): number[] {
+  // The first row: 0, 1, n-1, 2, n-2, …; row r adds r to each, modulo n.
+  const first = Array.from({ length: count }, (_, j) =>
+    j % 2 === 1 ? (j + 1) / 2 : (count - j / 2) % count,
+  );
+  const rows = count % 2 === 0 ? count : 2 * count;
+  const row = round % rows;
+  const order = first.map((unit) => (unit + row) % count);
+  // For an odd count, the second half of the rows are the first half's, reversed.
+  return row < count ? order : order.reverse();
+}
+
+/**
  * Runs every route `rounds` times after one warm-up run of each. The baseline (the first shot)
  * runs before every other route and once more at the end, so that every timed run of a route
- * lies between two runs of the baseline a second away; the order of the other routes rotates
- * every round, so that none always follows the same neighbour.
+ * lies between two runs of the baseline a second away; the other routes run in the order of a
+ * Williams design ({@link williamsOrder}), so that each follows every other one equally often.
  */
 export async function rounds(
   server: Measured,
@@ -148,7 +167,7 @@ export async function rounds(
     console.error(runLine(run, options.rounds, width));
   };
   for (let round = 1; round <= options.rounds; round++) {
-    const order = others.map((_, i) => others[(i + round - 1) % others.length]!);
+    const order = williamsOrder(others.length, round - 1).map((i) => others[i]!);
     for (const shot of order) {
       await time(baseline, round);
       await time(shot, round);
