@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { APIKeyHeader, APIKeyQuery, HttpBearer, timingSafeMatcher } from '../src/index.js';
 import { vouch } from '../src/fastify/index.js';
 import { timeHooks, type HookTimer } from './hook-timer.js';
+import { selectFrom } from './options.js';
 
 /** The one Bearer token every authenticated route accepts. */
 export const BENCH_TOKEN = 'bnch_5c1f0e8a9d2b47c6a3e1f0d9b8c7a6e5d4c3b2a1';
@@ -98,14 +99,7 @@ export const benchRoutes: readonly BenchRoute[] = [
  * @throws Error naming any path that is not a route.
  */
 export function selectRoutes(option: string | undefined): readonly BenchRoute[] {
-  const wanted = option?.split(',');
-  const unknown = wanted?.filter((path) => !benchRoutes.some((route) => route.path === path));
-  if (unknown !== undefined && unknown.length > 0) {
-    throw new Error(`--routes: no route ${unknown.join(', ')}`);
-  }
-  return benchRoutes.filter(
-    (route, i) => i === 0 || wanted === undefined || wanted.includes(route.path),
-  );
+  return selectFrom(benchRoutes, option);
 }
 
 /** The body every route answers with. */

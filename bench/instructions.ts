@@ -17,7 +17,7 @@ import { fire, type Shot } from './load.js';
 import { seed, signIn, startService, workspace } from './service-process.js';
 import { serviceRoutes } from './service-routes.js';
 import { epilogue, preamble, repo, run, versionOf } from './machine.js';
-import { parseOptions } from './options.js';
+import { parseOptions, selectFrom } from './options.js';
 import {
   costsByFunction,
   countedInstructions,
@@ -99,11 +99,7 @@ async function benchServer(launch: Launch, routeOption: string | undefined): Pro
  * are kept in the database, so the service under valgrind takes them as its own.
  */
 async function serviceServer(launch: Launch, routeOption: string | undefined): Promise<Target> {
-  const wanted = routeOption?.split(',');
-  const unknown = wanted?.filter((path) => !serviceRoutes.some((route) => route.path === path));
-  if (unknown !== undefined && unknown.length > 0) {
-    throw new Error(`--routes: no route ${unknown.join(', ')} in the service`);
-  }
+  const selected = selectFrom(serviceRoutes, routeOption);
   const space = await workspace();
   try {
     const { password, apiKey } = await seed(space.databaseUrl);
@@ -115,9 +111,7 @@ async function serviceServer(launch: Launch, routeOption: string | undefined): P
       nodeOptions: launch.node,
       startTimeoutMs: 600_000,
     });
-    const routes = serviceRoutes
-      .filter((route, i) => i === 0 || wanted === undefined || wanted.includes(route.path))
-      .map((route) => ({ path: route.path, shot: route.shot(credentials) }));
+    const routes = selected.map((route) => ({ path: route.path, shot: route.shot(credentials) }));
     return {
       pid: service.pid,
       port: service.port,
@@ -177,9 +171,14 @@ async function main(): Promise<number> {
     ],
     node: [...PREDICTABLE, ...(byFunction ? ['--perf-basic-prof'] : [])],
   };
-  const target = ofService
-    ? await serviceServer(launch, read.text('routes'))
-    : await benchServer(launch, read.text('routes'));
+  const target = await (
+    ofService
+      ? serviceServer(launch, read.text('routes'))
+      : benchServer(launch, read.text('routes'))
+  ).catch((error: unknown) => {
+    if (dumps !== undefined) rmSync(dumps, { recursive: true, force: true });
+    throw error;
+  });
   const { port, routes } = target;
   const pid = String(target.pid);
   const perfMapPath = `/tmp/perf-${pid}.map`;

@@ -65,3 +65,23 @@ export function parseOptions(extra: NonNullable<ParseArgsConfig['options']>): {
   };
   return { load, read, flags };
 }
+
+/**
+ * The routes named in a `--routes /a,/b` option, in the order of `routes`, with the first (the
+ * baseline, which every figure is relative to) always kept; every route when none are named.
+ *
+ * @throws Error naming any path that is not one of `routes`.
+ */
+export function selectFrom<R extends { readonly path: string }>(
+  routes: readonly R[],
+  option: string | undefined,
+): readonly R[] {
+  const wanted = option?.split(',');
+  const unknown = wanted?.filter((path) => !routes.some((route) => route.path === path));
+  if (unknown !== undefined && unknown.length > 0) {
+    throw new Error(`--routes: no route ${unknown.join(', ')}`);
+  }
+  return routes.filter(
+    (route, i) => i === 0 || wanted === undefined || wanted.includes(route.path),
+  );
+}
