@@ -8,8 +8,9 @@
 // The server runs in a child process (bench/server.ts) and autocannon here, so the two do not
 // share an event loop. Each route is warmed up, then measured `rounds` times, each run between
 // two runs of /noauth, the other routes in the order of a Williams design (each follows every
-// other one equally often); every run is compared with the /noauth runs around it. The server's CPU time per request and the CPU that other processes used are
-// measured too, to tell how far a run's ratios can be trusted.
+// other one equally often); every run is compared with the /noauth runs around it. The server's
+// CPU time per request and the CPU that other processes used are measured too, to tell how far
+// a run's ratios can be trusted.
 import { BENCH_BODY, benchHeaders, selectRoutes, type BenchRoute } from './app.js';
 import { rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';

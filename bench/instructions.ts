@@ -6,14 +6,14 @@
 // they are zeroed between routes. Counts only user-space instructions: the kernel's share of a
 // request (the socket calls) is not in them, so a ratio of counts is further from 1 than the
 // ratio of requests/s.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { benchHeaders, selectRoutes } from './app.js';
 import { fire, type Shot } from './load.js';
+import { startServer } from './server-process.js';
 import { seed, signIn, startService, workspace } from './service-process.js';
 import { serviceRoutes } from './service-routes.js';
 import { epilogue, preamble, repo, run, versionOf } from './machine.js';
@@ -36,7 +36,7 @@ function versionOfCommand(command: string): string | undefined {
 // valgrind and callgrind_control find each other through named pipes whose names hold the
 // environment's HOST; the service is started with HOST=127.0.0.1 (where it listens), so every
 // process here is given the same.
-const VALGRIND_ENV = { ...process.env, HOST: '127.0.0.1' };
+const VALGRIND_ENV = { HOST: '127.0.0.1' };
 
 /** A route as counted: its path and the request sent to it. */
 interface Counted {
@@ -66,30 +66,11 @@ async function benchServer(launch: Launch, routeOption: string | undefined): Pro
     path: route.path,
     shot: { path: route.path, headers: benchHeaders },
   }));
-  const child = spawn(
-    'valgrind',
-    [...launch.valgrind, process.execPath, ...launch.node, '--import', 'tsx', 'bench/server.ts'],
-    { cwd: repo, env: VALGRIND_ENV, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => {
-      reject(new Error(`the server under valgrind exited (${code})`));
-    });
-    child.stdout.on('data', (chunk: Buffer) => {
-      const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(chunk.toString());
-      if (match !== null) resolve(Number(match[1]));
-    });
+  const server = await startServer(repo, launch.node, {
+    launcher: ['valgrind', ...launch.valgrind],
+    env: VALGRIND_ENV,
   });
-  return {
-    pid: child.pid!,
-    port,
-    routes,
-    async stop() {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      if (child.exitCode === null && child.signalCode === null) await exited;
-    },
-  };
+  return { pid: server.pid, port: server.port, routes, stop: () => server.close() };
 }
 
 /**
@@ -187,7 +168,7 @@ async function main(): Promise<number> {
   const control = (...args: string[]) =>
     execFileSync('callgrind_control', [...args, pid], {
       encoding: 'utf8',
-      env: VALGRIND_ENV,
+      env: { ...process.env, ...VALGRIND_ENV },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
   const settings = { connections, pipelining: 1 };

@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 
 /**
  * The next IPC message of the given `type` from a child process; rejects if the child exits
@@ -44,4 +44,24 @@ export async function cpuTime(child: ChildProcess): Promise<number> {
     'cpu',
   );
   return user + system;
+}
+
+/**
+ * Runs `node <nodeArgs>` as `fork()` does, with an IPC channel on the fourth descriptor, but
+ * under `launcher` when one is given (`['valgrind', '--tool=callgrind']`): the launcher keeps the
+ * process's pid and passes the channel on to node.
+ */
+export function forkUnder(
+  launcher: readonly string[] | undefined,
+  nodeArgs: readonly string[],
+  options: Omit<SpawnOptions, 'stdio'> & {
+    readonly output: readonly ['ignore' | 'inherit' | 'pipe', 'ignore' | 'inherit' | 'pipe'];
+  },
+): ChildProcess {
+  const [command, ...args] = [...(launcher ?? []), process.execPath, ...nodeArgs] as [
+    string,
+    ...string[],
+  ];
+  const { output, ...rest } = options;
+  return spawn(command, args, { ...rest, stdio: ['ignore', ...output, 'ipc'] });
 }

@@ -1,8 +1,7 @@
-import { fork } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { HookTime } from './hook-timer.js';
-import { ask, awaitMessage, cpuTime } from './ipc.js';
+import { ask, awaitMessage, cpuTime, forkUnder } from './ipc.js';
 
 /** The benchmarked server, running in a child process. */
 export interface ServerProcess {
@@ -29,17 +28,27 @@ interface ServerMessage {
  *
  * @param execArgv - extra Node options for the server, e.g. `--cpu-prof`.
  * @param options.timeHooks - time each route's `onRequest` hook (`hook-timer.ts`).
+ * @param options.launcher - a command node runs under (`['valgrind', '--tool=callgrind']`).
+ * @param options.env - variables added to the server's environment.
  */
 export async function startServer(
   cwd: string,
   execArgv: readonly string[],
-  options: { timeHooks?: boolean } = {},
+  options: {
+    timeHooks?: boolean;
+    launcher?: readonly string[];
+    env?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<ServerProcess> {
-  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
+  const script = fileURLToPath(new URL('./server.ts', import.meta.url));
+  const child = forkUnder(options.launcher, ['--import', 'tsx', ...execArgv, script], {
     cwd,
-    env: { ...process.env, BENCH_TIME_HOOKS: options.timeHooks === true ? '1' : '0' },
-    execArgv: ['--import', 'tsx', ...execArgv],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      ...options.env,
+      BENCH_TIME_HOOKS: options.timeHooks === true ? '1' : '0',
+    },
+    output: ['inherit', 'inherit'],
   });
   const { port } = await awaitMessage<ServerMessage>(child, 'listening');
   if (port === undefined || child.pid === undefined) throw new Error('bench server sent no port');

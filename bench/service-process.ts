@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ask, cpuTime } from './ipc.js';
+import { ask, cpuTime, forkUnder } from './ipc.js';
 import { repo } from './machine.js';
 
 const BENCH_USER = 'bench';
@@ -149,8 +149,7 @@ export async function startService(
   const port = await freePort();
   const output = options.output ?? 'ignore';
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
-  const node = [
-    process.execPath,
+  const nodeArgs = [
     ...(options.nodeOptions ?? []),
     '--import',
     'tsx',
@@ -160,9 +159,7 @@ export async function startService(
     fileURLToPath(new URL('./service-probe.ts', import.meta.url)),
     join(repo, 'service', 'server.ts'),
   ];
-  const [command, ...args] = [...(options.launcher ?? []), ...node] as [string, ...string[]];
-  // What fork() does, with room for a launcher before node: an IPC channel for the probe.
-  const child = spawn(command, args, {
+  const child = forkUnder(options.launcher, nodeArgs, {
     cwd: repo,
     env: {
       ...process.env,
@@ -175,7 +172,7 @@ export async function startService(
         ? {}
         : { CREDENTIAL_CACHE_SECONDS: options.credentialCache }),
     },
-    stdio: ['ignore', output, output === 'ignore' ? 'pipe' : 'inherit', 'ipc'],
+    output: [output, output === 'ignore' ? 'pipe' : 'inherit'],
   });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
