@@ -23,7 +23,7 @@ export const benchHeaders: Readonly<Record<string, string>> = {
  * What a route is compared as: the baseline, the baseline's twin (what the method itself reads
  * as a difference), an empty hook or a check by hand (the floor), one authenticator, or a list.
  */
-export type RouteKind = 'baseline' | 'control' | 'floor' | 'single' | 'list';
+export type RouteKind = 'baseline' | 'control' | 'floor' | 'single' | 'variant' | 'list';
 
 /** A benchmarked route and the credential it needs. */
 export interface BenchRoute {
@@ -69,7 +69,13 @@ export const benchRoutes: readonly BenchRoute[] = [
   {
     path: '/bearer',
     kind: 'single',
-    description: 'HttpBearer, static check by timingSafeMatcher',
+    description: 'HttpBearer, static check built in (tokens: a Map of one token)',
+    credentialHeader: 'authorization',
+  },
+  {
+    path: '/inhook',
+    kind: 'variant',
+    description: 'HttpBearer, static check by timingSafeMatcher in its authenticate hook',
     credentialHeader: 'authorization',
   },
   {
@@ -127,7 +133,8 @@ export async function buildBenchApp(options: { timeHooks?: boolean } = {}): Prom
   // Static secrets, prepared once, as vouch's README advises for a token or keys from configuration.
   const isBenchToken = timingSafeMatcher(BENCH_TOKEN);
   const isBenchKey = timingSafeMatcher(BENCH_API_KEY);
-  const bearer = new HttpBearer({
+  const bearer = new HttpBearer({ tokens: new Map([[BENCH_TOKEN, caller]]) });
+  const bearerHook = new HttpBearer({
     authenticate: (_request, token) => (isBenchToken(token) ? caller : undefined),
   });
   const apiKey = new APIKeyHeader({
@@ -177,8 +184,9 @@ export async function buildBenchApp(options: { timeHooks?: boolean } = {}): Prom
     async () => BENCH_BODY,
   );
   app.get('/bearer', { auth: bearer }, async () => BENCH_BODY);
+  app.get('/inhook', { auth: bearerHook }, async () => BENCH_BODY);
   app.get('/apikey', { auth: apiKey }, async () => BENCH_BODY);
-  app.get('/listof', { auth: [listQuery, listHeader, bearer] }, async () => BENCH_BODY);
+  app.get('/listof', { auth: [listQuery, listHeader, bearerHook] }, async () => BENCH_BODY);
 
   // The same check done by the official plugin, in its own encapsulated context so that its
   // onRequest hook applies to this route only.

@@ -24,6 +24,7 @@ describe('timeHooks', () => {
       '/apikey',
       '/bearer',
       '/hooked',
+      '/inhook',
       '/listof',
       '/manual',
     ]);

@@ -65,6 +65,15 @@ describe('APIKeyCookie', () => {
     });
   });
 
+  it('binds CSRF tokens to a static key it accepted', async () => {
+    const apiKey = new APIKeyCookie({ paramName: 'X-API-KEY', keys: [['k/1', 'app']] });
+    assert.deepEqual(await apiKey.verify(request('X-API-KEY=k%2F1')), {
+      state: 'accepted',
+      value: 'app',
+      csrfBinding: 'k/1',
+    });
+  });
+
   it('reads the cookie "key" by default', async () => {
     const apiKey = new APIKeyCookie({ authenticate: (_request, key) => key });
     assert.equal(apiKey.paramName, 'key');

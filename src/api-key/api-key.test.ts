@@ -89,6 +89,51 @@ describe('APIKey (all three kinds)', () => {
         assert.equal(apiKey.realm, 'apps');
       });
 
+      it('checks static keys in place of a hook, each accepting as its own value', async () => {
+        const apiKey = make({
+          paramName: 'k',
+          keys: new Map([
+            ['key-one', { app: 'one' }],
+            ['key-two', { app: 'two' }],
+          ]),
+        });
+        for (const [key, app] of [
+          ['key-one', 'one'],
+          ['key-two', 'two'],
+        ] as const) {
+          const outcome = await apiKey.verify(carrying('k', key));
+          assert.equal(outcome.state, 'accepted');
+          assert.deepEqual(outcome.value, { app });
+        }
+        for (const key of ['key-on', 'key-onee', 'KEY-ONE', 'key-three']) {
+          assert.equal((await apiKey.verify(carrying('k', key))).state, 'rejected', key);
+        }
+        assert.equal(
+          (await apiKey.verify({ method: 'GET', url: '/', headers: {} })).state,
+          'absent',
+        );
+      });
+
+      it('refuses static keys that could never be accepted, at construction', () => {
+        for (const options of [
+          { keys: [] },
+          { keys: [['', 1]] },
+          {
+            keys: [
+              ['k1', 1],
+              ['k1', 2],
+            ],
+          },
+          { keys: [['k1', null]] },
+          { keys: [['abcd', 1]], maxLength: 3 },
+          { keys: [['k1', 1]], authenticate: () => 1 },
+        ] as APIKeyOptions<unknown>[]) {
+          assert.throws(() => make({ paramName: 'k', ...options }), {
+            code: 'VOUCH_ERR_CONFIGURATION',
+          });
+        }
+      });
+
       it('follows the accept rule, sync and async', async () => {
         for (const result of [undefined, null, false]) {
           for (const wrap of [(v: unknown) => v, (v: unknown) => Promise.resolve(v)]) {

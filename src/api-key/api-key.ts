@@ -6,7 +6,8 @@ import {
 import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requireHook, schemeNamePart } from '../internal/hook.js';
+import { requireHookOrSecrets, schemeNamePart } from '../internal/hook.js';
+import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';
 
 /** The API-key hook: resolve a key to its owner, or return nothing to reject. */
 export type KeyHook<TAuth> = (request: AuthRequest, key: string) => Awaitable<TAuth | Nothing>;
@@ -18,8 +19,14 @@ export type APIKeyLocation = 'query' | 'header' | 'cookie';
 export interface APIKeyOptions<TAuth> extends AuthenticatorOptions {
   /** Name of the query parameter, header or cookie carrying the key (default `key`). */
   readonly paramName?: string;
-  /** Resolves the key; alternatively override `authenticate` in a subclass. */
+  /** Resolves the key; alternatively override `authenticate` in a subclass, or give `keys`. */
   readonly authenticate?: KeyHook<TAuth>;
+  /**
+   * Keys known in advance (from configuration), each with what it authenticates as, checked in
+   * constant time instead of by a hook: `new Map([[process.env.PARTNER_KEY, { app: 'partner' }]])`.
+   * Each must be no longer than `maxLength`.
+   */
+  readonly keys?: StaticEntries<TAuth>;
   /** Longest key accepted, in characters (default 4096). */
   readonly maxLength?: number;
   /** Documented description of the scheme. */
@@ -33,25 +40,36 @@ export abstract class APIKey<TAuth = unknown> extends CredentialAuthenticator<st
   /** Where the key travels. */
   abstract readonly in: APIKeyLocation;
   readonly #hook: KeyHook<TAuth> | undefined;
+  readonly #keys: StaticCredentials<TAuth> | undefined;
   readonly #maxLength: number;
   readonly #description: string | undefined;
 
   constructor(kind: 'Query' | 'Header' | 'Cookie', options: APIKeyOptions<TAuth>) {
     const paramName = options.paramName ?? 'key';
     super(`apiKey${kind}_${schemeNamePart(paramName)}`, options);
-    requireHook(
+    requireHookOrSecrets(
       `APIKey${kind}`,
+      'keys',
       options.authenticate !== undefined,
       this.authenticate !== APIKey.prototype.authenticate,
+      options.keys !== undefined,
     );
     this.paramName = paramName;
     this.#hook = options.authenticate;
-    this.#maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
+    const maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
+    this.#maxLength = maxLength;
+    if (options.keys !== undefined) {
+      this.#keys = new StaticCredentials(`APIKey${kind} keys`, options.keys, (key) =>
+        key.length > maxLength ? `is longer than maxLength (${String(maxLength)})` : undefined,
+      );
+    }
     this.#description = options.description;
   }
 
   /** Resolves a key to its owner; returns `undefined`, `null` or `false` to reject. */
   authenticate(request: AuthRequest, key: string): Awaitable<TAuth | Nothing> {
+    if (this.#keys !== undefined) return this.#keys.lookup(key);
+    // requireHookOrSecrets guarantees a hook whenever this base method is in force without keys.
     return (this.#hook as KeyHook<TAuth>)(request, key);
   }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ConfigurationError, errorCodes } from './errors.js';
-import { timingSafeMatcher } from './timing-safe-matcher.js';
+import { timingSafeIndex, timingSafeMatcher } from './timing-safe-matcher.js';
 
 describe('timingSafeMatcher', () => {
   it('matches its secret and nothing else', () => {
@@ -93,6 +93,44 @@ describe('timingSafeMatcher', () => {
           error instanceof ConfigurationError &&
           error.code === errorCodes.configuration &&
           /timingSafeMatcher\(\)/.test(error.message),
+      );
+    }
+  });
+});
+
+describe('timingSafeIndex', () => {
+  it('gives the position of the secret presented, or -1', () => {
+    const indexOf = timingSafeIndex(['current', 'previous', 'p']);
+    assert.equal(indexOf('current'), 0);
+    assert.equal(indexOf('previous'), 1);
+    assert.equal(indexOf('p'), 2);
+    for (const other of ['', 'curren', 'currentt', 'Current', 'pp', 'next']) {
+      assert.equal(indexOf(other), -1, other);
+    }
+  });
+
+  it('agrees with indexOf() on any strings and any distinct non-empty secrets', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.string({ unit: 'binary', minLength: 1 }), { minLength: 1, maxLength: 4 }),
+        fc.string({ unit: 'binary' }),
+        (secrets, other) => {
+          const indexOf = timingSafeIndex(secrets);
+          assert.equal(indexOf(other), secrets.indexOf(other));
+          secrets.forEach((secret, i) => {
+            assert.equal(indexOf(secret), i);
+          });
+        },
+      ),
+    );
+  });
+
+  it('refuses no secret, an empty or non-string one, or one given twice', () => {
+    for (const secrets of [[], [''], ['ok', 'ok'], [42 as unknown as string]]) {
+      assert.throws(
+        () => timingSafeIndex(secrets),
+        (error: unknown) =>
+          error instanceof ConfigurationError && error.code === errorCodes.configuration,
       );
     }
   });

@@ -32,6 +32,32 @@ export function timingSafeMatcher(secrets: string | Iterable<string>): SecretMat
   };
 }
 
+/**
+ * Prepares secrets as {@link timingSafeMatcher} does, for a check that says which one matched:
+ * the index of the secret equal to the presented string, or -1. Every secret is compared whichever
+ * matched, so the time does not tell which one did. For vouch's own static credentials; not
+ * exported from the package.
+ *
+ * @throws ConfigurationError when there is no secret, one is not a non-empty string, or one is
+ *   given twice.
+ */
+export function timingSafeIndex(secrets: Iterable<string>): (presented: string) => number {
+  const list = Array.from(secrets);
+  if (new Set(list).size !== list.length) {
+    throw new ConfigurationError('timingSafeIndex() takes each secret once');
+  }
+  const prepared = list.map(codeUnits);
+  if (prepared.length === 0) throw new ConfigurationError('timingSafeIndex() needs a secret');
+  return (presented) => {
+    // Secrets are distinct, so at most one adds its position; none leaves the sum at zero.
+    let found = 0;
+    for (let i = 0; i < prepared.length; i++) {
+      found += difference(presented, prepared[i] as PreparedSecret) === 0 ? i + 1 : 0;
+    }
+    return found - 1;
+  };
+}
+
 /** A secret's code units, padded with zeros to a power of two, and its own length. */
 interface PreparedSecret {
   readonly units: Uint16Array;

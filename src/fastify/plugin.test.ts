@@ -26,6 +26,9 @@ const bearer = new HttpBearer({
     return token === 'good-token' ? { user: 'ann' } : undefined;
   },
 });
+// The same checks by static credentials instead of hooks.
+const staticBearer = new HttpBearer({ tokens: new Map([['good-token', { client: 'ci' }]]) });
+const staticKey = new APIKeyHeader({ paramName: 'X-Partner-Key', keys: [['pk-1', 'partner']] });
 const basic = new HttpBasic({
   authenticate: async (_request, username, password) => {
     calls.push(`basic:${username}`);
@@ -103,6 +106,53 @@ describe('authenticator × credential state → status (contract §1, §5)', () 
       name: 'bearer too long',
       auth: bearer,
       headers: { authorization: `Bearer ${'a'.repeat(4097)}` },
+      status: 401,
+    },
+    {
+      name: 'static bearer accepted',
+      auth: staticBearer,
+      headers: { authorization: 'Bearer good-token' },
+      status: 200,
+      auth_: { client: 'ci' },
+    },
+    {
+      name: 'static bearer, scheme in another case and two spaces',
+      auth: staticBearer,
+      headers: { authorization: 'BEARER  good-token' },
+      status: 200,
+      auth_: { client: 'ci' },
+    },
+    {
+      name: 'static bearer absent',
+      auth: staticBearer,
+      status: 401,
+      challenge: 'Bearer realm="api"',
+    },
+    {
+      name: 'static bearer, another token',
+      auth: staticBearer,
+      headers: { authorization: 'Bearer good-tokens' },
+      status: 401,
+      challenge: 'Bearer realm="api", error="invalid_token"',
+    },
+    {
+      name: 'static bearer not a b64token',
+      auth: staticBearer,
+      headers: { authorization: 'Bearer good token' },
+      status: 401,
+      challenge: 'Bearer realm="api", error="invalid_token"',
+    },
+    {
+      name: 'static API key accepted',
+      auth: staticKey,
+      headers: { 'x-partner-key': 'pk-1' },
+      status: 200,
+      auth_: 'partner',
+    },
+    {
+      name: 'static API key, another key',
+      auth: staticKey,
+      headers: { 'x-partner-key': 'pk-2' },
       status: 401,
     },
     {

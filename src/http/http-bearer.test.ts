@@ -216,13 +216,151 @@ describe('HttpBearer', () => {
     });
   });
 
-  it('throws ConfigurationError at construction without a hook', () => {
+  it('throws ConfigurationError at construction without a hook or tokens', () => {
     assert.throws(
       () => new HttpBearer(),
       (error: unknown) =>
         error instanceof ConfigurationError && error.code === 'VOUCH_ERR_CONFIGURATION',
     );
     assert.throws(() => new HttpBearer({}), { code: 'VOUCH_ERR_CONFIGURATION' });
+  });
+
+  describe('static tokens', () => {
+    const ann = { user: 'ann' };
+    const bob = { user: 'bob' };
+    const tokens = new Map([
+      ['good', ann],
+      ['mF_9.B5f-4.1JqM/+~==', bob],
+    ]);
+
+    // The table of the hook above, judged by the tokens instead: the same outcome on every row.
+    const rows: readonly { header?: string | readonly string[]; outcome: string }[] = [
+      { outcome: 'absent' },
+      { header: '', outcome: 'absent' },
+      { header: 'Basic dXNlcjpwYXNz', outcome: 'absent' },
+      { header: 'Bearer', outcome: 'absent' },
+      { header: 'Bearer   ', outcome: 'absent' },
+      { header: 'Bearer\tgood', outcome: 'absent' },
+      { header: 'Bearer go od', outcome: 'rejected' },
+      { header: 'Bearer go=od', outcome: 'rejected' },
+      { header: 'Bearer "good"', outcome: 'rejected' },
+      { header: `Bearer ${'a'.repeat(4097)}`, outcome: 'rejected' },
+      { header: 'Bearer bad', outcome: 'rejected' },
+      { header: 'Bearer goo', outcome: 'rejected' },
+      { header: 'Bearer goodgood', outcome: 'rejected' },
+      { header: 'Bearer good ', outcome: 'rejected' },
+      { header: 'Bearer good', outcome: 'accepted' },
+      { header: 'bearer good', outcome: 'accepted' },
+      { header: 'BEARER good', outcome: 'accepted' },
+      { header: 'Bearer   good', outcome: 'accepted' },
+      { header: 'Bearer mF_9.B5f-4.1JqM/+~==', outcome: 'accepted' },
+      { header: ['Bearer good', 'Bearer good'], outcome: 'ambiguous' },
+      { header: ['Bearer good', 'Basic dXNlcjpwYXNz'], outcome: 'ambiguous' },
+    ];
+    for (const row of rows) {
+      it(`${row.header === undefined ? 'no header' : JSON.stringify(row.header)} → ${row.outcome}`, async () => {
+        const bearer = new HttpBearer({ tokens });
+        assert.equal((await bearer.verify(request(row.header))).state, row.outcome);
+      });
+    }
+
+    it('accepts each token as its own value, synchronously, whatever the spelling', () => {
+      const bearer = new HttpBearer({ tokens });
+      assert.deepEqual(bearer.verify(request('Bearer good')), { state: 'accepted', value: ann });
+      assert.deepEqual(bearer.verify(request('bearer  good')), { state: 'accepted', value: ann });
+      const second = bearer.verify(request('Bearer mF_9.B5f-4.1JqM/+~=='));
+      assert.deepEqual(second, { state: 'accepted', value: bob });
+      assert.equal((second as { value: unknown }).value, bob);
+    });
+
+    it('answers the usual spelling with an outcome made in advance, frozen', () => {
+      const bearer = new HttpBearer({ tokens });
+      const first = bearer.verify(request('Bearer good'));
+      assert.equal(bearer.verify(request('Bearer good')), first);
+      assert.ok(Object.isFrozen(first));
+    });
+
+    it('takes tokens from any iterable of pairs, read once', async () => {
+      const pairs: [string, string][] = [['t1', 'one']];
+      const bearer = new HttpBearer({ tokens: pairs });
+      pairs.push(['t2', 'two']);
+      assert.deepEqual(await bearer.verify(request('Bearer t1')), {
+        state: 'accepted',
+        value: 'one',
+      });
+      assert.equal((await bearer.verify(request('Bearer t2'))).state, 'rejected');
+    });
+
+    it('answers authenticate() from the tokens too', async () => {
+      const bearer = new HttpBearer({ tokens });
+      const req = request('Bearer good') as AuthRequest;
+      assert.equal(await bearer.authenticate(req, 'good'), ann);
+      assert.equal(await bearer.authenticate(req, 'goodx'), undefined);
+    });
+
+    it('accepts a token of exactly maxLength', async () => {
+      const bearer = new HttpBearer({ tokens: [['abcdefgh', 1]], maxLength: 8 });
+      assert.equal((await bearer.verify(request('Bearer abcdefgh'))).state, 'accepted');
+    });
+
+    const misconfigured: readonly [string, () => unknown][] = [
+      ['no token', () => new HttpBearer({ tokens: [] })],
+      ['an empty token', () => new HttpBearer({ tokens: [['', 1]] })],
+      ['a token that is not a string', () => new HttpBearer({ tokens: [[42, 1]] as never })],
+      ['a token that is not a b64token', () => new HttpBearer({ tokens: [['a b', 1]] })],
+      [
+        'a token longer than maxLength',
+        () => new HttpBearer({ tokens: [['abc', 1]], maxLength: 2 }),
+      ],
+      [
+        'a token given twice',
+        () =>
+          new HttpBearer({
+            tokens: [
+              ['t', 1],
+              ['t', 2],
+            ],
+          }),
+      ],
+      ['a value that would reject', () => new HttpBearer({ tokens: [['t', undefined]] })],
+      ['false as the value', () => new HttpBearer({ tokens: [['t', false]] })],
+      ['null as the value', () => new HttpBearer({ tokens: [['t', null]] })],
+      ['tokens and a hook', () => new HttpBearer({ tokens: [['t', 1]], authenticate: () => 1 })],
+      [
+        'tokens and an authenticate override',
+        () =>
+          new (class extends HttpBearer<number> {
+            override authenticate(): number {
+              return 1;
+            }
+          })({ tokens: [['t', 1]] }),
+      ],
+    ];
+    for (const [what, make] of misconfigured) {
+      it(`throws ConfigurationError at construction for ${what}`, () => {
+        assert.throws(make, { code: 'VOUCH_ERR_CONFIGURATION' });
+      });
+    }
+
+    it('never puts a token in a configuration error', () => {
+      const secret = 'sekr1t-token-value';
+      for (const tokens of [
+        [
+          [secret, 1],
+          [secret, 2],
+        ],
+        [[secret, undefined]],
+        [[`${secret} x`, 1]],
+      ] as const) {
+        assert.throws(
+          () => new HttpBearer({ tokens }),
+          (error: unknown) =>
+            error instanceof ConfigurationError &&
+            !error.message.includes('sekr1t') &&
+            /HttpBearer tokens: the secret at position \d/.test(error.message),
+        );
+      }
+    });
   });
 
   describe('challenge', () => {

@@ -3,10 +3,19 @@ import {
   CredentialAuthenticator,
   DEFAULT_MAX_CREDENTIAL_LENGTH,
 } from '../core/credential-authenticator.js';
-import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
+import {
+  REJECTED,
+  type Accepted,
+  type Awaitable,
+  type Extraction,
+  type Nothing,
+  type Outcome,
+} from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requireHook, schemeNamePart } from '../internal/hook.js';
+import { requireHookOrSecrets, schemeNamePart } from '../internal/hook.js';
+import { singleHeaderValue } from '../internal/single-header.js';
+import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';
 import { authorizationCredentials } from './authorization-credentials.js';
 import { isB64token } from './is-b64token.js';
 
@@ -15,8 +24,14 @@ export type BearerHook<TAuth> = (request: AuthRequest, token: string) => Awaitab
 
 /** Options of {@link HttpBearer}. */
 export interface HttpBearerOptions<TAuth> extends AuthenticatorOptions {
-  /** Resolves the token; alternatively override `authenticate` in a subclass. */
+  /** Resolves the token; alternatively override `authenticate` in a subclass, or give `tokens`. */
   readonly authenticate?: BearerHook<TAuth>;
+  /**
+   * Tokens known in advance (from configuration), each with what it authenticates as, checked in
+   * constant time instead of by a hook: `new Map([[process.env.CI_TOKEN, { client: 'ci' }]])`.
+   * Each must be a `b64token` no longer than `maxLength`.
+   */
+  readonly tokens?: StaticEntries<TAuth>;
   /** Longest token accepted, in characters (default 4096). */
   readonly maxLength?: number;
   /** Documented `bearerFormat`, e.g. `JWT`. */
@@ -27,13 +42,16 @@ export interface HttpBearerOptions<TAuth> extends AuthenticatorOptions {
 
 /**
  * HTTP Bearer authentication (RFC 6750): reads `Authorization: Bearer <token>` and passes the
- * token to `authenticate(request, token)`. Tokens that are not a `b64token` are refused unheard.
+ * token to `authenticate(request, token)`, or checks it against static `tokens`. Tokens that are
+ * not a `b64token` are refused unheard.
  *
  * @example
- * const bearer = new HttpBearer({ authenticate: (request, token) => tokens.get(token) });
+ * const bearer = new HttpBearer({ authenticate: (request, token) => sessions.byToken(token) });
+ * const service = new HttpBearer({ tokens: new Map([[process.env.CI_TOKEN, { client: 'ci' }]]) });
  */
 export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string, TAuth> {
   readonly #hook: BearerHook<TAuth> | undefined;
+  readonly #tokens: StaticTokens<TAuth> | undefined;
   readonly #maxLength: number;
   readonly #scheme: SecurityScheme;
 
@@ -42,13 +60,18 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
       options.bearerFormat ? `bearerAuth_${schemeNamePart(options.bearerFormat)}` : 'bearerAuth',
       options,
     );
-    requireHook(
+    requireHookOrSecrets(
       'HttpBearer',
+      'tokens',
       options.authenticate !== undefined,
       this.authenticate !== HttpBearer.prototype.authenticate,
+      options.tokens !== undefined,
     );
     this.#hook = options.authenticate;
     this.#maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
+    if (options.tokens !== undefined) {
+      this.#tokens = staticTokens(options.tokens, this.#maxLength);
+    }
     this.#scheme = {
       type: 'http',
       scheme: 'bearer',
@@ -59,8 +82,27 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
 
   /** Resolves a token to the caller; returns `undefined`, `null` or `false` to reject. */
   authenticate(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {
-    // requireHook guarantees a hook whenever this base method is the one in force.
+    if (this.#tokens !== undefined) return this.#tokens.credentials.lookup(token);
+    // requireHookOrSecrets guarantees a hook whenever this base method is the one in force
+    // without tokens.
     return (this.#hook as BearerHook<TAuth>)(request, token);
+  }
+
+  override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
+    const tokens = this.#tokens;
+    if (tokens !== undefined) {
+      // The header as clients nearly always send it, `Bearer <token>`, is compared whole: one
+      // constant-time pass over a flat string, with no token sliced out and no grammar to check
+      // (every configured token is a b64token, so an equal header is a valid one). Anything else
+      // (another spelling of the scheme, more spaces, a wrong token, no header) takes the
+      // general path below, which decides it exactly as without tokens.
+      const header = singleHeaderValue(request, 'authorization', 'Authorization');
+      if (typeof header === 'string') {
+        const index = tokens.headers.indexOf(header);
+        if (index !== -1) return tokens.accepted[index] as Accepted<TAuth>;
+      }
+    }
+    return super.verify(request);
   }
 
   override get securityScheme(): SecurityScheme {
@@ -81,4 +123,34 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
   protected override invoke(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {
     return this.authenticate(request, token);
   }
+}
+
+/** Static tokens, prepared for both paths of {@link HttpBearer.verify}. */
+interface StaticTokens<TAuth> {
+  /** The tokens themselves, for the general path. */
+  readonly credentials: StaticCredentials<TAuth>;
+  /** `Bearer <token>` for every token, in the same order: whole headers, for the usual path. */
+  readonly headers: StaticCredentials<true>;
+  /** The outcome of each token, made once: an accepted request allocates nothing. */
+  readonly accepted: readonly Accepted<TAuth>[];
+}
+
+function staticTokens<TAuth>(
+  entries: StaticEntries<TAuth>,
+  maxLength: number,
+): StaticTokens<TAuth> {
+  const credentials = new StaticCredentials('HttpBearer tokens', entries, (token) => {
+    if (!isB64token(token)) return 'is not an RFC 6750 b64token, so no request could present it';
+    if (token.length > maxLength) return `is longer than maxLength (${String(maxLength)})`;
+    return undefined;
+  });
+  return {
+    credentials,
+    headers: new StaticCredentials(
+      'HttpBearer tokens',
+      credentials.secrets.map((token) => [`Bearer ${token}`, true] as const),
+      () => undefined,
+    ),
+    accepted: credentials.values.map((value) => Object.freeze({ state: 'accepted', value })),
+  };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigurationError } from '../core/errors.js';
-import { requireHook, schemeNamePart } from './hook.js';
+import { requireHook, requireHookOrSecrets, schemeNamePart } from './hook.js';
 
 describe('requireHook', () => {
   it('passes with a hook option, an override, or both', () => {
@@ -26,6 +26,40 @@ describe('requireHook', () => {
         error.code === 'VOUCH_ERR_CONFIGURATION' &&
         error.message.includes('APIKeyQuery'),
     );
+  });
+});
+
+describe('requireHookOrSecrets', () => {
+  it('passes with exactly one way of judging: a hook option, an override (or both), or secrets', () => {
+    for (const [hasOption, overridden, hasSecrets] of [
+      [true, false, false],
+      [false, true, false],
+      [true, true, false],
+      [false, false, true],
+    ] as const) {
+      assert.doesNotThrow(() => {
+        requireHookOrSecrets('HttpBearer', 'tokens', hasOption, overridden, hasSecrets);
+      });
+    }
+  });
+
+  it('throws ConfigurationError naming the kind and the option with none, or secrets and a hook', () => {
+    for (const [hasOption, overridden, hasSecrets] of [
+      [false, false, false],
+      [true, false, true],
+      [false, true, true],
+    ] as const) {
+      assert.throws(
+        () => {
+          requireHookOrSecrets('APIKeyQuery', 'keys', hasOption, overridden, hasSecrets);
+        },
+        (error: unknown) =>
+          error instanceof ConfigurationError &&
+          error.code === 'VOUCH_ERR_CONFIGURATION' &&
+          error.message.includes('APIKeyQuery') &&
+          error.message.includes('keys'),
+      );
+    }
   });
 });
 

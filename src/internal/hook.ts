@@ -9,6 +9,32 @@ export function requireHook(kind: string, hasOption: boolean, overridden: boolea
   }
 }
 
+/**
+ * Throws at construction unless exactly one way of judging credentials is given: a hook option,
+ * an `authenticate` override, or static secrets (`tokens`, `keys`). Two would leave one unused.
+ */
+export function requireHookOrSecrets(
+  kind: string,
+  secretsOption: string,
+  hasOption: boolean,
+  overridden: boolean,
+  hasSecrets: boolean,
+): void {
+  if (!hasSecrets) {
+    if (!hasOption && !overridden) {
+      throw new ConfigurationError(
+        `${kind} needs an authenticate hook or ${secretsOption}: pass { authenticate }, { ${secretsOption} } or override authenticate() in a subclass`,
+      );
+    }
+    return;
+  }
+  if (hasOption || overridden) {
+    throw new ConfigurationError(
+      `${kind} takes ${secretsOption} or an authenticate hook, not both`,
+    );
+  }
+}
+
 const PRINTABLE = /^[\x20-\x7e]*$/;
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

@@ -35,6 +35,10 @@ const key = new APIKeyHeader({
 const session = new SessionAuth({ store: new MemorySessionStore<User>() });
 const ip = (request: FastifyRequest) => (request.ip.startsWith('127.') ? request.ip : false);
 
+// Static credentials: request.auth is the type of the values they map to.
+const ciToken = new HttpBearer({ tokens: new Map([['ci-token', { id: 3, name: 'ci' }]]) });
+const partnerKey = new APIKeyHeader({ keys: [['partner-key', { name: 'partner' }]] as const });
+
 class TokenAuth extends HttpBearer<User> {
   override authenticate(_request: AuthRequest, token: string): User | undefined {
     return token === 'y' ? { id: 2, name: 'bob' } : undefined;
@@ -51,6 +55,8 @@ expectTypeOf<AuthOf<typeof basic>>().toEqualTypeOf<string>();
 expectTypeOf<AuthOf<typeof key>>().toEqualTypeOf<Application>();
 expectTypeOf<AuthOf<typeof session>>().toEqualTypeOf<User>();
 expectTypeOf<AuthOf<TokenAuth>>().toEqualTypeOf<User>();
+expectTypeOf(ciToken).toEqualTypeOf<HttpBearer<{ id: number; name: string }>>();
+expectTypeOf(partnerKey).toEqualTypeOf<APIKeyHeader<{ readonly name: 'partner' }>>();
 expectTypeOf<AuthOf<typeof ip>>().toEqualTypeOf<string>();
 expectTypeOf<AuthOf<[typeof bearer, typeof key]>>().toEqualTypeOf<User | Application>();
 expectTypeOf<AuthOf<ReturnType<typeof allOf<[typeof bearer, typeof key]>>>>().toEqualTypeOf<
