@@ -15,7 +15,7 @@ import { BENCH_BODY, benchHeaders, selectRoutes, type BenchRoute } from './app.j
 import { rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';
 import { epilogue, pinApart, preamble, run, repo, resultsDir, versionOf } from './machine.js';
-import { saturationLine, summarise, table, type Run } from './report.js';
+import { kernelLine, saturationLine, summarise, table, type Run } from './report.js';
 import { get, startServer } from './server-process.js';
 
 /** Every single authenticator must keep at least this share of the no-auth route's requests/s. */
@@ -102,6 +102,11 @@ async function main(): Promise<number> {
       : `below ${TARGET}×: ${misses.map((s) => `${s.path} (${s.pairedRatio.toFixed(3)}×)`).join(', ')}`,
   );
   console.log(saturationLine(runs, routes[0]!.path));
+  const kernel = kernelLine(
+    runs,
+    routes.map((route) => route.path),
+  );
+  if (kernel !== undefined) console.log(kernel);
   epilogue(
     'auth-overhead',
     started,

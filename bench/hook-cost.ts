@@ -45,7 +45,8 @@ async function main(): Promise<number> {
     for (let round = 1; round <= options.rounds; round++) {
       const cpuBefore = await server.cpu();
       const result = await fire(options.duration);
-      const cpu = (await server.cpu()) - cpuBefore;
+      const cpuAfter = await server.cpu();
+      const cpu = cpuAfter.user + cpuAfter.system - (cpuBefore.user + cpuBefore.system);
       const times = await server.hooks();
       const serverNanosPerRequest = (cpu * 1000) / result.requests.total;
       rounds.push({ times, serverNanosPerRequest });

@@ -37,13 +37,19 @@ export function ask<T extends { readonly type: string }>(
   return reply;
 }
 
-/** A child's CPU time so far (user + system), in µs, asked with `{ type: 'cpu' }`. */
-export async function cpuTime(child: ChildProcess): Promise<number> {
+/** A process's CPU time so far, in µs: in its own code (user) and in the kernel (system). */
+export interface CpuTime {
+  readonly user: number;
+  readonly system: number;
+}
+
+/** A child's CPU time so far, asked with `{ type: 'cpu' }`. */
+export async function cpuTime(child: ChildProcess): Promise<CpuTime> {
   const { user = 0, system = 0 } = await ask<{ type: 'cpu'; user?: number; system?: number }>(
     child,
     'cpu',
   );
-  return user + system;
+  return { user, system };
 }
 
 /**

@@ -1,6 +1,7 @@
 // One timed load run: autocannon against one route of a server in another process, with the
 // server's CPU time and the machine's other work measured around it.
 import autocannon from 'autocannon';
+import type { CpuTime } from './ipc.js';
 import { machineBusyMicros } from './machine.js';
 import type { Run } from './report.js';
 
@@ -16,10 +17,10 @@ export interface LoadSettings {
   readonly pipelining: number;
 }
 
-/** A server under load: its port and its own CPU time so far, in µs. */
+/** A server under load: its port and its own CPU time so far. */
 export interface Measured {
   readonly port: number;
-  cpu(): Promise<number>;
+  cpu(): Promise<CpuTime>;
 }
 
 /** How long a run lasts: seconds, or a number of requests. */
@@ -84,7 +85,9 @@ export async function measure(
   const machineAfter = machineBusyMicros();
   const client = process.cpuUsage(clientBefore);
   const clientMicros = client.user + client.system;
-  const serverMicros = (await server.cpu()) - serverBefore;
+  const serverAfter = await server.cpu();
+  const serverSystemMicros = serverAfter.system - serverBefore.system;
+  const serverMicros = serverAfter.user - serverBefore.user + serverSystemMicros;
   const others =
     machineBefore === undefined || machineAfter === undefined
       ? null
@@ -100,6 +103,7 @@ export async function measure(
     latencyP50: result.latency.p50,
     latencyP99: result.latency.p99,
     serverMicrosPerRequest: serverMicros / requests,
+    serverSystemMicrosPerRequest: serverSystemMicros / requests,
     serverCpuShare: serverMicros / wallMicros,
     clientCpuShare: clientMicros / wallMicros,
     otherCores: others,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   clientSaturation,
+  kernelLine,
   median,
   medianInterval,
   pool,
@@ -231,6 +232,34 @@ describe('clientSaturation', () => {
       saturationLine(runs, '/none'),
       /in 0 of 1 baseline runs and 0 of 1 others: the server/,
     );
+  });
+});
+
+describe('kernelLine', () => {
+  const split = (sequence: number, path: string, micros: number, system: number): Run => ({
+    ...run(sequence, path, 1000, micros),
+    serverSystemMicrosPerRequest: system,
+  });
+
+  it("splits each route's server time a request into user and system, medians over its runs", () => {
+    const runs = [
+      split(0, '/none', 30, 8),
+      split(1, '/bearer', 34, 9),
+      split(2, '/none', 31, 8.5),
+      split(3, '/bearer', 36, 12),
+      split(4, '/none', 32, 10),
+      split(5, '/bearer', 35, 9.5),
+    ];
+    // /none: user 22, 22.5, 22 → 22.0; system 8, 8.5, 10 → 8.5. /bearer: user 25, 24, 25.5 → 25.0.
+    assert.equal(
+      kernelLine(runs, ['/none', '/bearer']),
+      'kernel    server µs a request, user + system (medians): /none 22.0 + 8.5, /bearer 25.0 + 9.5',
+    );
+  });
+
+  it('says nothing for runs saved before the split was recorded', () => {
+    const runs = [run(0, '/none', 1000), split(1, '/bearer', 34, 9), run(2, '/none', 1000)];
+    assert.equal(kernelLine(runs, ['/none', '/bearer']), undefined);
   });
 });
 

@@ -11,6 +11,11 @@ export interface Run {
   readonly latencyP99: number;
   /** Server CPU time per request, µs. */
   readonly serverMicrosPerRequest: number;
+  /**
+   * Of which system time, spent by the kernel on the server's behalf (its sockets, mostly), µs.
+   * Absent from runs saved before 2026-11-24 09:20 UTC.
+   */
+  readonly serverSystemMicrosPerRequest?: number;
   /** Server CPU time over wall time: close to 1 when the server is the bottleneck. */
   readonly serverCpuShare: number;
   /** autocannon's (this process's) CPU time over wall time. */
@@ -283,6 +288,26 @@ export function saturationLine(runs: readonly Run[], baselinePath: string): stri
   return s.baseline === 0 && s.others === 0
     ? `${head}: the server was the bottleneck throughout`
     : `${head}: there the load generator, not the server, set the pace; those runs, and the runs paired with such baseline runs, are left out of the paired ratios (column "pairs"; "all pairs" keeps them)`;
+}
+
+/**
+ * One line for the report: each route's server CPU time a request split into the time in its
+ * own code (user) and in the kernel (system), medians over its runs; `undefined` when the runs
+ * do not record the split (saved before it was measured). Two routes whose requests cost the
+ * same instructions can differ in time; this says on which side of the system-call boundary.
+ */
+export function kernelLine(runs: readonly Run[], paths: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  for (const path of paths) {
+    const split = runs.filter(
+      (run) => run.path === path && run.serverSystemMicrosPerRequest !== undefined,
+    );
+    if (split.length === 0) return undefined;
+    const system = split.map((run) => run.serverSystemMicrosPerRequest as number);
+    const user = split.map((run, i) => run.serverMicrosPerRequest - (system[i] as number));
+    parts.push(`${path} ${median(user).toFixed(1)} + ${median(system).toFixed(1)}`);
+  }
+  return `kernel    server µs a request, user + system (medians): ${parts.join(', ')}`;
 }
 
 /** What `npm run bench` and `npm run bench:service` write to `bench/results/`, in the part read here. */

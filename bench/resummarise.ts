@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { run } from './machine.js';
-import { pool, saturationLine, summarise, table, type SavedResults } from './report.js';
+import { kernelLine, pool, saturationLine, summarise, table, type SavedResults } from './report.js';
 
 async function main(): Promise<number> {
   const files = process.argv.slice(2);
@@ -28,6 +28,11 @@ async function main(): Promise<number> {
   console.log(table(summarise(compared, runs)));
   console.log('');
   console.log(saturationLine(runs, compared[0]!.path));
+  const kernel = kernelLine(
+    runs,
+    compared.map((route) => route.path),
+  );
+  if (kernel !== undefined) console.log(kernel);
   return 0;
 }
 

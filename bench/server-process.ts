@@ -1,14 +1,14 @@
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { HookTime } from './hook-timer.js';
-import { ask, awaitMessage, cpuTime, forkUnder } from './ipc.js';
+import { ask, awaitMessage, cpuTime, forkUnder, type CpuTime } from './ipc.js';
 
 /** The benchmarked server, running in a child process. */
 export interface ServerProcess {
   readonly pid: number;
   readonly port: number;
-  /** The server's CPU time so far (user + system), in microseconds. */
-  cpu(): Promise<number>;
+  /** The server's CPU time so far, user and system. */
+  cpu(): Promise<CpuTime>;
   /** Each route's hook time since the last call (started with `timeHooks` only). */
   hooks(): Promise<Record<string, HookTime>>;
   /** Closes the app and waits for the process to exit (which writes a `--cpu-prof` profile). */

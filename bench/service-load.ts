@@ -14,7 +14,7 @@
 import { fire, rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';
 import { epilogue, pinApart, preamble, run, versionOf } from './machine.js';
-import { saturationLine, summarise, table, type Run } from './report.js';
+import { kernelLine, saturationLine, summarise, table, type Run } from './report.js';
 import {
   seed,
   signIn,
@@ -174,6 +174,11 @@ async function main(): Promise<number> {
     );
   }
   console.log(saturationLine(runs, serviceRoutes[0]!.path));
+  const kernel = kernelLine(
+    runs,
+    serviceRoutes.map((route) => route.path),
+  );
+  if (kernel !== undefined) console.log(kernel);
   epilogue(
     'service-load',
     started,

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ask, cpuTime, forkUnder } from './ipc.js';
+import { ask, cpuTime, forkUnder, type CpuTime } from './ipc.js';
 import { repo } from './machine.js';
 
 const BENCH_USER = 'bench';
@@ -25,8 +25,8 @@ export interface ServiceCredentials {
 export interface ServiceProcess {
   readonly pid: number;
   readonly port: number;
-  /** The service's CPU time so far (user + system), in µs. */
-  cpu(): Promise<number>;
+  /** The service's CPU time so far, user and system. */
+  cpu(): Promise<CpuTime>;
   /** The service's memory after a full garbage collection. */
   memory(): Promise<MemorySample>;
   /** Stops the service with SIGTERM (its graceful shutdown) and waits for it to exit. */
