@@ -67,7 +67,8 @@ async function main(): Promise<number> {
       `@fastify/bearer-auth ${versions['@fastify/bearer-auth']}`,
     settings:
       `${options.rounds} rounds × ${options.duration} s per route, warm-up ${options.warmup} s, ` +
-      `${options.connections} connections, pipelining ${options.pipelining}`,
+      `${options.connections} connections, pipelining ${options.pipelining}, ` +
+      `load from ${options.client}`,
   });
   if (options.profile) {
     console.log('          server under --cpu-prof: the figures are not comparable');
@@ -101,7 +102,7 @@ async function main(): Promise<number> {
       ? `every single authenticator ≥ ${TARGET}× the no-auth route`
       : `below ${TARGET}×: ${misses.map((s) => `${s.path} (${s.pairedRatio.toFixed(3)}×)`).join(', ')}`,
   );
-  console.log(saturationLine(runs, routes[0]!.path));
+  console.log(saturationLine(runs, routes[0]!.path, options.client));
   const kernel = kernelLine(
     runs,
     routes.map((route) => route.path),

@@ -2,8 +2,9 @@
 // server's CPU time and the machine's other work measured around it.
 import autocannon from 'autocannon';
 import type { CpuTime } from './ipc.js';
-import { machineBusyMicros } from './machine.js';
+import { childrenCpuMicros, machineBusyMicros } from './machine.js';
 import type { Run } from './report.js';
+import { fireWrk, type Fired } from './wrk.js';
 
 /** A request to time: the path and the headers it carries. */
 export interface Shot {
@@ -11,10 +12,15 @@ export interface Shot {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/** The load generator of timed runs: autocannon (the default), or wrk (`--client wrk`). */
+export type LoadClient = 'autocannon' | 'wrk';
+
 /** How the load is applied. */
 export interface LoadSettings {
   readonly connections: number;
   readonly pipelining: number;
+  /** Who sends the timed runs (default autocannon); runs of a number of requests use autocannon. */
+  readonly client?: LoadClient;
 }
 
 /** A server under load: its port and its own CPU time so far. */
@@ -44,6 +50,23 @@ export async function fire(
     ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
   });
   return requireAll2xx(result, shot.path);
+}
+
+/** One run of `seconds` by the configured load generator, every response a 2xx. */
+export async function fireFor(
+  port: number,
+  shot: Shot,
+  seconds: number,
+  settings: LoadSettings,
+): Promise<Fired> {
+  if (settings.client === 'wrk') return fireWrk(port, shot, seconds, settings.connections);
+  const result = await fire(port, shot, { seconds }, settings);
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+  };
 }
 
 /**
@@ -78,13 +101,15 @@ export async function measure(
 ): Promise<Run> {
   const serverBefore = await server.cpu();
   const clientBefore = process.cpuUsage();
+  const childrenBefore = childrenCpuMicros();
   const machineBefore = machineBusyMicros();
   const wallBefore = performance.now();
-  const result = await fire(server.port, shot, { seconds }, settings);
+  const result = await fireFor(server.port, shot, seconds, settings);
   const wallMicros = (performance.now() - wallBefore) * 1000;
   const machineAfter = machineBusyMicros();
   const client = process.cpuUsage(clientBefore);
-  const clientMicros = client.user + client.system;
+  // This process (autocannon, or waiting on wrk) and the wrk child it ran, if any.
+  const clientMicros = client.user + client.system + childrenCpuMicros() - childrenBefore;
   const serverAfter = await server.cpu();
   const serverSystemMicros = serverAfter.system - serverBefore.system;
   const serverMicros = serverAfter.user - serverBefore.user + serverSystemMicros;
@@ -92,16 +117,16 @@ export async function measure(
     machineBefore === undefined || machineAfter === undefined
       ? null
       : Math.max(0, machineAfter - machineBefore - serverMicros - clientMicros) / wallMicros;
-  const requests = result.requests.total;
+  const requests = result.requests;
   return {
     round,
     sequence,
     path: shot.path,
-    requestsPerSecond: requests / result.duration,
+    requestsPerSecond: requests / result.seconds,
     requests,
-    seconds: result.duration,
-    latencyP50: result.latency.p50,
-    latencyP99: result.latency.p99,
+    seconds: result.seconds,
+    latencyP50: result.latencyP50,
+    latencyP99: result.latencyP99,
     serverMicrosPerRequest: serverMicros / requests,
     serverSystemMicrosPerRequest: serverSystemMicros / requests,
     serverCpuShare: serverMicros / wallMicros,
@@ -153,7 +178,7 @@ export async function rounds(
   options: LoadSettings & { rounds: number; seconds: number; warmup: number },
 ): Promise<Run[]> {
   if (options.warmup > 0) {
-    for (const shot of shots) await fire(server.port, shot, { seconds: options.warmup }, options);
+    for (const shot of shots) await fireFor(server.port, shot, options.warmup, options);
   }
   const [baseline, ...others] = shots;
   if (baseline === undefined) return [];

@@ -25,6 +25,22 @@ export function machineBusyMicros(): number | undefined {
   }
 }
 
+/**
+ * CPU time of this process's finished children so far (a `wrk` run), in µs, from
+ * /proc/self/stat (Linux only; 0 elsewhere): the load generator's cost when it is a child.
+ */
+export function childrenCpuMicros(): number {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name in parentheses: state (3) … cutime (16), cstime (17).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isNaN(ticks) ? 0 : ticks * 10_000;
+  } catch {
+    return 0;
+  }
+}
+
 /** How many cores the machine keeps busy over `ms` milliseconds (Linux only). */
 export async function busyCores(ms: number): Promise<number | undefined> {
   const before = machineBusyMicros();

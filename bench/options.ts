@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { LoadClient } from './load.js';
 
 /** The options every load benchmark takes. */
 export interface LoadOptions {
@@ -9,6 +10,8 @@ export interface LoadOptions {
   readonly warmup: number;
   readonly connections: number;
   readonly pipelining: number;
+  /** The load generator of timed runs. */
+  readonly client: LoadClient;
   /** Exit 1 when a target is missed. */
   readonly strict: boolean;
 }
@@ -37,6 +40,7 @@ export function parseOptions(extra: NonNullable<ParseArgsConfig['options']>): {
       warmup: { type: 'string' },
       connections: { type: 'string' },
       pipelining: { type: 'string' },
+      client: { type: 'string' },
       strict: { type: 'boolean', default: false },
       ...extra,
     },
@@ -55,14 +59,20 @@ export function parseOptions(extra: NonNullable<ParseArgsConfig['options']>): {
       return typeof raw === 'string' ? raw : undefined;
     },
   };
+  const client = read.text('client') ?? 'autocannon';
+  if (client !== 'autocannon' && client !== 'wrk') throw new Error('--client: autocannon or wrk');
   const load = {
     duration: read.number('duration', 1, 1),
     rounds: Math.round(read.number('rounds', 30, 1)),
     warmup: read.number('warmup', 3, 0),
     connections: Math.round(read.number('connections', 50, 1)),
     pipelining: Math.round(read.number('pipelining', 1, 1)),
+    client,
     strict: flags.strict === true || env('strict') === '1',
-  };
+  } as const;
+  if (load.client === 'wrk' && load.pipelining !== 1) {
+    throw new Error('--client wrk: --pipelining 1 only (wrk sends one request at a time)');
+  }
   return { load, read, flags };
 }
 

@@ -280,11 +280,15 @@ export function clientSaturation(
   };
 }
 
-/** One line for the report: where the load generator may have been the bottleneck. */
-export function saturationLine(runs: readonly Run[], baselinePath: string): string {
+/** One line for the report: where the load generator (`client`) may have been the bottleneck. */
+export function saturationLine(
+  runs: readonly Run[],
+  baselinePath: string,
+  client = 'autocannon',
+): string {
   const s = clientSaturation(runs, baselinePath);
   const share = `${Math.round(CLIENT_SATURATED * 100)} %`;
-  const head = `client    autocannon at ≥ ${share} of a core in ${s.baseline} of ${s.baselineRuns} baseline runs and ${s.others} of ${s.otherRuns} others`;
+  const head = `client    ${client} at ≥ ${share} of a core in ${s.baseline} of ${s.baselineRuns} baseline runs and ${s.others} of ${s.otherRuns} others`;
   return s.baseline === 0 && s.others === 0
     ? `${head}: the server was the bottleneck throughout`
     : `${head}: there the load generator, not the server, set the pace; those runs, and the runs paired with such baseline runs, are left out of the paired ratios (column "pairs"; "all pairs" keeps them)`;

@@ -122,6 +122,7 @@ async function main(): Promise<number> {
     settings:
       `${options.rounds} rounds × ${options.duration} s per route, warm-up ${options.warmup} s, ` +
       `${options.connections} connections, pipelining ${options.pipelining}, ` +
+      `load from ${options.client}, ` +
       `LOG_LEVEL=${options.logLevel}, ` +
       `CREDENTIAL_CACHE_SECONDS=${options.credentialCache ?? '(default)'}; memory over ${options.memoryRequests.toLocaleString('en-US')} ` +
       `requests in ${options.memorySamples} parts`,
@@ -173,7 +174,7 @@ async function main(): Promise<number> {
         (memory.flat ? 'flat' : 'NOT FLAT'),
     );
   }
-  console.log(saturationLine(runs, serviceRoutes[0]!.path));
+  console.log(saturationLine(runs, serviceRoutes[0]!.path, options.client));
   const kernel = kernelLine(
     runs,
     serviceRoutes.map((route) => route.path),
