@@ -142,7 +142,7 @@ export function runLine(run: Run, rounds: number, width: number): string {
     `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  ` +
     `server ${run.serverMicrosPerRequest.toFixed(1).padStart(5)} µs/req, ` +
     `CPU ${Math.round(run.serverCpuShare * 100)} %; ` +
-    `autocannon CPU ${Math.round(run.clientCpuShare * 100)} %` +
+    `client CPU ${Math.round(run.clientCpuShare * 100)} %` +
     (run.otherCores === null ? '' : `; others ${run.otherCores.toFixed(2)} cores`)
   );
 }

@@ -317,6 +317,8 @@ export function kernelLine(runs: readonly Run[], paths: readonly string[]): stri
 /** What `npm run bench` and `npm run bench:service` write to `bench/results/`, in the part read here. */
 export interface SavedResults {
   readonly commit: string;
+  /** The options of the run; `client` is absent from runs saved before `--client` existed. */
+  readonly settings?: { readonly client?: string };
   readonly summaries: readonly Compared[];
   readonly runs: readonly Run[];
 }

@@ -4,7 +4,7 @@
 // interval allows for, so the runs of one code, pooled, say more than any one of them.
 //
 //   npm run bench:resummarise -- bench/results/auth-overhead-<date>.json [more.json …]
-//   npm run bench:resummarise -- bench/runs/auth-overhead-*.json.gz   (the runs kept in the repository)
+//   npm run bench:resummarise -- bench/runs/a938a05/auth-overhead-*.json.gz   (runs kept in the repository)
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { run } from './machine.js';
@@ -27,7 +27,10 @@ async function main(): Promise<number> {
   console.log('');
   console.log(table(summarise(compared, runs)));
   console.log('');
-  console.log(saturationLine(runs, compared[0]!.path));
+  // Runs saved before `--client` existed were all autocannon's.
+  const clients = new Set(saved.map((results) => results.settings?.client ?? 'autocannon'));
+  const client = clients.size === 1 ? [...clients][0] : 'the load generator';
+  console.log(saturationLine(runs, compared[0]!.path, client));
   const kernel = kernelLine(
     runs,
     compared.map((route) => route.path),
