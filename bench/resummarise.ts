@@ -4,7 +4,7 @@
 // interval allows for, so the runs of one code, pooled, say more than any one of them.
 //
 //   npm run bench:resummarise -- bench/results/auth-overhead-<date>.json [more.json …]
-//   npm run bench:resummarise -- bench/runs/a938a05/auth-overhead-*.json.gz   (runs kept in the repository)
+//   npm run bench:resummarise -- bench/runs/a938a05/auth-overhead-*Z.json.gz   (runs kept in the repository)
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { run } from './machine.js';
