@@ -13,6 +13,7 @@ import {
 } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
+import { timingSafeIndex } from '../core/timing-safe-matcher.js';
 import { requireHookOrSecrets, schemeNamePart } from '../internal/hook.js';
 import { singleHeaderValue } from '../internal/single-header.js';
 import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';
@@ -98,7 +99,7 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
       // general path below, which decides it exactly as without tokens.
       const header = singleHeaderValue(request, 'authorization', 'Authorization');
       if (typeof header === 'string') {
-        const index = tokens.headers.indexOf(header);
+        const index = tokens.headerIndex(header);
         if (index !== -1) return tokens.accepted[index] as Accepted<TAuth>;
       }
     }
@@ -129,8 +130,8 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
 interface StaticTokens<TAuth> {
   /** The tokens themselves, for the general path. */
   readonly credentials: StaticCredentials<TAuth>;
-  /** `Bearer <token>` for every token, in the same order: whole headers, for the usual path. */
-  readonly headers: StaticCredentials<true>;
+  /** The position of the token whose `Bearer <token>` equals a whole header, or -1. */
+  readonly headerIndex: (header: string) => number;
   /** The outcome of each token, made once: an accepted request allocates nothing. */
   readonly accepted: readonly Accepted<TAuth>[];
 }
@@ -146,11 +147,7 @@ function staticTokens<TAuth>(
   });
   return {
     credentials,
-    headers: new StaticCredentials(
-      'HttpBearer tokens',
-      credentials.secrets.map((token) => [`Bearer ${token}`, true] as const),
-      () => undefined,
-    ),
+    headerIndex: timingSafeIndex(credentials.secrets.map((token) => `Bearer ${token}`)),
     accepted: credentials.values.map((value) => Object.freeze({ state: 'accepted', value })),
   };
 }

@@ -64,7 +64,7 @@ export class StaticCredentials<TAuth> {
 
   /** What the secret equal to `presented` authenticates as, or `undefined`. */
   lookup(presented: string): TAuth | undefined {
-    const index = this.#indexOf(presented);
+    const index = this.indexOf(presented);
     return index === -1 ? undefined : this.values[index];
   }
 }
