@@ -26,3 +26,6 @@ app.get(
   withAuth(apiKey, async ({ auth }) => `Hello, ${auth.name}`),
 );
 app.get('/api/health', { auth: null }, async () => ({ status: 'ok' })); // …except this one
+
+const port = Number(process.env.PORT ?? 8000);
+if (process.argv[1] === import.meta.filename) await app.listen({ port }); // run as a program

@@ -56,22 +56,39 @@ describe('APIKeyCookie', () => {
     }
   });
 
-  it('binds CSRF tokens to the key it accepted', async () => {
+  it('binds CSRF tokens to the key it accepted, as sent', async () => {
     const apiKey = new APIKeyCookie({ paramName: 'X-API-KEY', authenticate: () => 'app' });
     assert.deepEqual(await apiKey.verify(request('X-API-KEY=k%2F1')), {
       state: 'accepted',
       value: 'app',
-      csrfBinding: 'k/1',
+      csrfBinding: 'k%2F1',
     });
   });
 
   it('binds CSRF tokens to a static key it accepted', async () => {
-    const apiKey = new APIKeyCookie({ paramName: 'X-API-KEY', keys: [['k/1', 'app']] });
-    assert.deepEqual(await apiKey.verify(request('X-API-KEY=k%2F1')), {
+    const apiKey = new APIKeyCookie({ paramName: 'X-API-KEY', keys: [['k1', 'app']] });
+    assert.deepEqual(await apiKey.verify(request('X-API-KEY=k1')), {
       state: 'accepted',
       value: 'app',
-      csrfBinding: 'k/1',
+      csrfBinding: 'k1',
     });
+  });
+
+  it('reads the key raw: quoted or percent-encoded, it is another key', async () => {
+    const keys: string[] = [];
+    const apiKey = new APIKeyCookie({
+      paramName: 'X-API-KEY',
+      authenticate: (_request, key) => {
+        keys.push(key);
+        return key === 'k_1' ? 'app' : undefined;
+      },
+    });
+    for (const cookie of ['X-API-KEY="k_1"', 'X-API-KEY=k%5F1']) {
+      assert.equal((await apiKey.verify(request(cookie))).state, 'rejected', cookie);
+    }
+    assert.deepEqual(keys, ['"k_1"', 'k%5F1']);
+    const statics = new APIKeyCookie({ paramName: 'X-API-KEY', keys: [['k_1', 'app']] });
+    assert.equal((await statics.verify(request('X-API-KEY=k%5F1'))).state, 'rejected');
   });
 
   it('reads the cookie "key" by default', async () => {

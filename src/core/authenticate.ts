@@ -3,6 +3,7 @@ import type { Authenticator } from './authenticator.js';
 import { AuthenticationError, BadRequestError, CsrfError } from './errors.js';
 import { isPromiseLike, type Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
+import { isSafeMethod } from './safe-method.js';
 
 /** A CSRF check's verdict: passed, failed, or waiting for the form body (`defer`). */
 export type CsrfVerdict = 'pass' | 'fail' | 'defer';
@@ -46,8 +47,6 @@ export interface AuthFailure {
 
 /** The result of {@link authenticate}. */
 export type AuthResult = AuthSuccess | AuthFailure;
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 /** An authenticator that ran and did not accept: its challenge goes into the 401. */
 export interface Tried {
@@ -112,7 +111,7 @@ export class Evaluation {
     this.#request = request;
     this.#realm = options.realm;
     this.#csrf =
-      options.csrf !== undefined && !SAFE_METHODS.has(request.method) ? options.csrf : undefined;
+      options.csrf !== undefined && !isSafeMethod(request.method) ? options.csrf : undefined;
     this.#seen = repeats ? new Map() : undefined;
   }
 

@@ -11,16 +11,17 @@ import { SchemeRegistry } from './scheme-registry.js';
 const hook = (): undefined => undefined;
 
 describe('SchemeRegistry', () => {
-  it('collects every documented scheme by name, sorted', () => {
+  it('collects every documented scheme by name, in the order first added', () => {
     const registry = new SchemeRegistry();
     const bearer = new HttpBearer({ authenticate: hook });
     const basic = new HttpBasic({ authenticate: hook });
     const header = new APIKeyHeader({ paramName: 'X-API-Key', authenticate: hook });
     registry.add([[bearer], [header, basic]], 'GET /a');
+    registry.add([[basic], [bearer]], 'GET /b');
     assert.deepEqual(Object.keys(registry.toComponents()), [
+      'bearerAuth',
       'apiKeyHeader_X-API-Key',
       'basicAuth',
-      'bearerAuth',
     ]);
     assert.deepEqual(registry.toComponents().bearerAuth, { type: 'http', scheme: 'bearer' });
   });
@@ -73,10 +74,10 @@ describe('SchemeRegistry', () => {
     }, ConfigurationError);
   });
 
-  it('sorts by code unit, independent of insertion order', () => {
+  it('keeps the order names were first added in, whatever their spelling', () => {
     const registry = new SchemeRegistry();
     const named = (name: string) => new HttpBearer({ authenticate: hook, name });
     registry.add([[named('b')], [named('a')], [named('B')], [named('a')]], 'GET /a');
-    assert.deepEqual(Object.keys(registry.toComponents()), ['B', 'a', 'b']);
+    assert.deepEqual(Object.keys(registry.toComponents()), ['b', 'a', 'B']);
   });
 });

@@ -30,10 +30,11 @@ export class SchemeRegistry {
     }
   }
 
-  /** The schemes as an OpenAPI `components.securitySchemes` object, sorted by name. */
+  /**
+   * The schemes as an OpenAPI `components.securitySchemes` object, in the order they were first
+   * added (the docs page lists them so under Authorize).
+   */
   toComponents(): Record<string, SecurityScheme> {
-    // Names are the keys of a map, so no two are equal.
-    const entries = [...this.#schemes].sort(([a], [b]) => (a < b ? -1 : 1));
-    return Object.fromEntries(entries.map(([name, { scheme }]) => [name, scheme]));
+    return Object.fromEntries([...this.#schemes].map(([name, { scheme }]) => [name, scheme]));
   }
 }

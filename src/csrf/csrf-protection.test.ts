@@ -317,6 +317,35 @@ describe('createCsrfVerifier: verifyForm', () => {
   });
 });
 
+describe('createCsrfVerifier: allowsSignIn (login CSRF)', () => {
+  const cases: [string, RequestView, boolean][] = [
+    ['a client that says nothing of where it comes from', request({}), true],
+    ['Sec-Fetch-Site same-origin', request({ 'sec-fetch-site': 'same-origin' }), true],
+    ['Sec-Fetch-Site none (typed or bookmarked)', request({ 'sec-fetch-site': 'none' }), true],
+    ['a trusted Origin', request({ origin: ORIGIN }), true],
+    ['a trusted Referer', request({ referer: `${ORIGIN}/login` }), true],
+    [
+      'Sec-Fetch-Site cross-site',
+      request({ 'sec-fetch-site': 'cross-site', origin: ORIGIN }),
+      false,
+    ],
+    ['Sec-Fetch-Site same-site', request({ 'sec-fetch-site': 'same-site' }), false],
+    ['a foreign Origin', request({ origin: 'https://evil.example' }), false],
+    ['Origin: null', request({ origin: 'null' }), false],
+    ['a foreign Referer', request({ referer: 'https://evil.example/' }), false],
+    [
+      'a repeated Origin',
+      request({ origin: ORIGIN }, ['Origin', ORIGIN, 'Origin', 'https://evil.example']),
+      false,
+    ],
+  ];
+  for (const [name, input, allowed] of cases) {
+    it(`${name} → ${allowed ? 'allowed' : 'refused'}`, () => {
+      assert.equal(csrf.allowsSignIn(input), allowed);
+    });
+  }
+});
+
 describe('createCsrfVerifier: options', () => {
   it('issues a token valid for the binding, with its cookie (not HttpOnly)', () => {
     const { token, cookie: setCookie } = csrf.issue(SESSION);

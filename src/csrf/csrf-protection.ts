@@ -42,6 +42,14 @@ export interface CsrfProtection {
   readonly verify: CsrfVerifier;
   /** Finishes a deferred check with the token from the parsed form body. */
   verifyForm(request: RequestView, body: unknown, binding: string): boolean;
+  /**
+   * The check for a sign-in (login CSRF: a page of another site signing the browser into the
+   * attacker's account). There is no session and no token yet, so only where the request comes
+   * from is checked, as for every unsafe request: `Sec-Fetch-Site`, else `Origin`, else `Referer`
+   * must name a trusted origin. A request carrying none of them is no browser's (browsers send
+   * `Origin` with every cross-site POST) and is allowed.
+   */
+  allowsSignIn(request: RequestView): boolean;
   /** Issues a token bound to `binding` with the cookie carrying it. */
   issue(binding: string): IssuedCsrfToken;
   /** The cookie's name. */
@@ -116,6 +124,7 @@ export function createCsrfVerifier(options: CsrfOptions): CsrfProtection {
   return {
     verify,
     verifyForm,
+    allowsSignIn: (request) => !saysWhereFrom(request) || hasTrustedOrigin(request, trusted),
     issue(binding) {
       if (binding === '') {
         throw new ConfigurationError('a CSRF token must be bound to a session id or key, not ""');
@@ -127,6 +136,16 @@ export function createCsrfVerifier(options: CsrfOptions): CsrfProtection {
     headerName,
     formField,
   };
+}
+
+/** Whether the request carries any header by which browsers say where a request comes from. */
+function saysWhereFrom(request: RequestView): boolean {
+  const { headers } = request;
+  return (
+    headers['sec-fetch-site'] !== undefined ||
+    headers.origin !== undefined ||
+    headers.referer !== undefined
+  );
 }
 
 function isForm(request: RequestView): boolean {

@@ -49,8 +49,9 @@ export function sendVouchError(
 
 /**
  * Builds the API's error handler: a registered handler for the error's class (the most specific
- * wins) decides; vouch's own errors answer with their status; other client errors keep Fastify's
- * answer; anything else is a logged 500 that reveals nothing.
+ * wins) decides; vouch's own errors answer with their status, except those that are a server
+ * fault (a misused `authOf`); other client errors keep Fastify's answer; anything else is a
+ * logged 500 that reveals nothing.
  */
 export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
   const handlers = new Map<unknown, ExceptionHandler<never>>();
@@ -64,7 +65,7 @@ export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
   ): unknown {
     const handler = handlerFor(handlers, error);
     if (handler !== undefined) return (handler as ExceptionHandler)(error, request, reply);
-    if (error instanceof VouchError) {
+    if (error instanceof VouchError && (error.statusCode < 500 || error.statusCode === 503)) {
       if (error instanceof StoreUnavailableError) {
         request.log.warn({ err: error }, 'credential store unavailable');
       }

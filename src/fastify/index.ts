@@ -1,3 +1,4 @@
+export { clientErrorHandler } from './client-error-handler.js';
 export {
   exceptionHandler,
   createErrorHandler,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   allOf,
   APIKeyCookie,
@@ -99,6 +99,20 @@ describe('authenticator × credential state → status (contract §1, §5)', () 
       name: 'bearer not a b64token',
       auth: bearer,
       headers: { authorization: 'Bearer a b' },
+      status: 401,
+      challenge: 'Bearer realm="api", error="invalid_token"',
+    },
+    {
+      name: 'bearer after a tab, a badly sent token',
+      auth: bearer,
+      headers: { authorization: 'Bearer\tgood-token' },
+      status: 401,
+      challenge: 'Bearer realm="api", error="invalid_token"',
+    },
+    {
+      name: 'static bearer after a tab',
+      auth: staticBearer,
+      headers: { authorization: 'Bearer\tgood-token' },
       status: 401,
       challenge: 'Bearer realm="api", error="invalid_token"',
     },
@@ -677,6 +691,49 @@ describe('CSRF for cookie-based authentication (contract §4)', () => {
       if (row.status === 403) assert.deepEqual(response.json(), { detail: 'CSRF check Failed' });
     });
   }
+
+  it('checks every method but GET, HEAD, OPTIONS and TRACE, the ones Fastify adds too', async (t) => {
+    const store = new MemorySessionStore<{ name: string }>();
+    const session = new SessionAuth({ store });
+    const app = await build(t, { csrf: testCsrf });
+    const methods = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'SEARCH'];
+    for (const method of methods) app.addHttpMethod(method, { hasBody: true });
+    app.route({
+      method: [...methods, 'OPTIONS', 'TRACE'],
+      url: '/dav',
+      auth: session,
+      handler: async (request: FastifyRequest) => ({ auth: request.auth }),
+    });
+    const id = await store.create({ name: 'ann' });
+    const { token } = createCsrfVerifier(testCsrf).issue(id);
+    for (const method of methods) {
+      const refused = await app.inject({
+        method: method as 'POST',
+        url: '/dav',
+        headers: { cookie: `sessionid=${id}`, origin: 'http://evil.test' },
+      });
+      assert.equal(refused.statusCode, 403, method);
+      assert.deepEqual(refused.json(), { detail: 'CSRF check Failed' });
+      const allowed = await app.inject({
+        method: method as 'POST',
+        url: '/dav',
+        headers: {
+          cookie: `sessionid=${id}; csrftoken=${token}`,
+          'x-csrftoken': token,
+          origin: 'http://app.test',
+        },
+      });
+      assert.equal(allowed.statusCode, 200, method);
+    }
+    for (const method of ['OPTIONS', 'TRACE'] as const) {
+      const safe = await app.inject({
+        method,
+        url: '/dav',
+        headers: { cookie: `sessionid=${id}`, origin: 'http://evil.test' },
+      });
+      assert.equal(safe.statusCode, 200, method);
+    }
+  });
 
   it('accepts the token from the form body of a form post', async (t) => {
     const ctx = await sessionApp(t);

@@ -30,6 +30,7 @@ import {
 import { setRouteAuth } from './route-auth.js';
 import { inherited, kScope, openScope, settingOf, type Scope, type Setting } from './scope.js';
 import './types.js';
+import { isSafeMethod } from '../core/safe-method.js';
 
 /** Options of the vouch Fastify plugin, for the whole API. */
 export interface VouchOptions {
@@ -56,8 +57,6 @@ interface VouchRequest extends FastifyRequest {
   [kCsrfDeferred]: string | null;
   [kChallenges]: readonly string[] | null;
 }
-
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Requests authenticated by these carry `Cache-Control: private`: the body is the caller's own. */
 function isPrivate(requirement: Requirement): boolean {
@@ -96,7 +95,12 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
     ownCsrf: { set: true, value: !csrfOff },
   };
   (app as FastifyInstance & { [kScope]: Scope })[kScope] = root;
-  resolveAuth(root.ownAuth.set ? root.ownAuth.value : null, 'vouch plugin option auth');
+  const apiWide = resolveAuth(
+    root.ownAuth.set ? root.ownAuth.value : null,
+    'vouch plugin option auth',
+  );
+  // The API's own authentication is documented first, the others as routes first use them.
+  if (apiWide !== null) registry.add(apiWide, 'vouch plugin option auth');
 
   app.addHook('onRegister', (instance, mountOptions) => {
     openScope(instance, mountOptions);
@@ -123,7 +127,7 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
     registry.add(requirements, where);
 
     const cookieBased = requirements.some((r) => r.some((member) => member.cookieBased));
-    const csrfApplies = csrf && cookieBased && methods.some((method) => UNSAFE.has(method));
+    const csrfApplies = csrf && cookieBased && methods.some((method) => !isSafeMethod(method));
     if (csrfApplies && protection === undefined) {
       throw new ConfigurationError(
         `${where}: cookie-based authentication needs CSRF protection; give the vouch plugin csrf: { secret, trustedOrigins } (or csrf: false)`,

@@ -59,12 +59,20 @@ describe('authOf', () => {
     assert.deepEqual((await app.inject({ url: '/open' })).json(), { none: true });
   });
 
-  it('throws rather than guess when another authenticator won', async (t) => {
-    const app = await build(t, { auth: [bearer, key], csrf: false });
+  it('throws rather than guess when another authenticator won: a generic 500, logged', async (t) => {
+    const logged: string[] = [];
+    const stream = { write: (line: string) => void logged.push(line) };
+    const app = await build(t, { auth: [bearer, key], csrf: false }, { logger: { stream } });
     app.get('/who', async (request) => authOf(request, bearer));
     app.get('/open', { auth: null }, async (request) => authOf(request, bearer));
-    const response = await app.inject({ url: '/who', headers: { key: 'k' } });
-    assert.equal(response.statusCode, 500);
-    assert.equal((await app.inject({ url: '/open' })).statusCode, 500);
+    for (const url of ['/who?key=k', '/open?secret=s3cret']) {
+      const response = await app.inject({ url, headers: { key: 'k' } });
+      assert.equal(response.statusCode, 500, url);
+      assert.deepEqual(response.json(), { detail: 'Internal Server Error' });
+    }
+    const errors = logged.filter((line) => line.includes('"level":50'));
+    assert.equal(errors.length, 2);
+    assert.match(errors[0] ?? '', /authOf\(\): GET \/who was not authenticated by the given auth/);
+    assert.doesNotMatch(errors.join(''), /s3cret/, 'the message names the route, not the URL');
   });
 });

@@ -66,7 +66,8 @@ export function authOf<const TSpec extends AuthSpec>(
         );
   if (!matches) {
     throw new ConfigurationError(
-      `authOf(): ${request.method} ${request.url} was not authenticated by the given auth`,
+      // The route, not the request's URL, which may carry a credential.
+      `authOf(): ${request.method} ${request.routeOptions.url ?? '(no route)'} was not authenticated by the given auth`,
     );
   }
   return request.auth as AuthOf<TSpec>;

@@ -43,7 +43,7 @@ describe('HttpBasic', () => {
       {
         state: 'tab separator',
         header: `Basic\t${encodeBasicCredentials('ann', 'secret')}`,
-        outcome: 'absent',
+        outcome: 'rejected',
         hookCalls: 0,
       },
       { state: 'malformed base64', header: 'Basic !!!!', outcome: 'rejected', hookCalls: 0 },

@@ -11,17 +11,22 @@ describe('readCookie', () => {
     ['another cookie', { cookie: 'a=1' }, { state: 'absent' }],
     ['a pair without "="', { cookie: 'sid; a=1' }, { state: 'absent' }],
     ['empty value', { cookie: 'sid=' }, { state: 'absent' }],
-    ['empty quoted value', { cookie: 'sid=""' }, { state: 'absent' }],
+    ['empty quoted value, as sent', { cookie: 'sid=""' }, { state: 'present', credential: '""' }],
     ['a value', { cookie: 'sid=abc' }, { state: 'present', credential: 'abc' }],
     ['among others', { cookie: 'a=1; sid=abc; b=2' }, { state: 'present', credential: 'abc' }],
     ['no space after ";"', { cookie: 'a=1;sid=abc;b=2' }, { state: 'present', credential: 'abc' }],
     ['spaces around', { cookie: ' sid = abc ;' }, { state: 'present', credential: 'abc' }],
-    ['a quoted value', { cookie: 'sid="abc"' }, { state: 'present', credential: 'abc' }],
+    ['a quoted value, as sent', { cookie: 'sid="abc"' }, { state: 'present', credential: '"abc"' }],
     ['a lone quote', { cookie: 'sid="' }, { state: 'present', credential: '"' }],
     ['a value with "="', { cookie: 'sid=a=b' }, { state: 'present', credential: 'a=b' }],
-    ['percent-encoded', { cookie: 'sid=a%2Fb%20c' }, { state: 'present', credential: 'a/b c' }],
-    ['bad percent-encoding kept', { cookie: 'sid=a%zz' }, { state: 'present', credential: 'a%zz' }],
-    ['invalid UTF-8 kept', { cookie: 'sid=%E9' }, { state: 'present', credential: '%E9' }],
+    // Credentials are read raw, never decoded (contract §1): %5F is not "_".
+    [
+      'percent-encoded, as sent',
+      { cookie: 'sid=a%2Fb%5F' },
+      { state: 'present', credential: 'a%2Fb%5F' },
+    ],
+    ['bad percent-encoding', { cookie: 'sid=a%zz' }, { state: 'present', credential: 'a%zz' }],
+    ['invalid UTF-8', { cookie: 'sid=%E9' }, { state: 'present', credential: '%E9' }],
     ['name is case-sensitive', { cookie: 'SID=abc' }, { state: 'absent' }],
     ['a longer name', { cookie: 'sid2=abc' }, { state: 'absent' }],
     ['twice', { cookie: 'sid=a; sid=b' }, { state: 'ambiguous' }],
@@ -50,17 +55,8 @@ describe('readCookie, against splitting the header into pairs', () => {
     });
     if (values.length > 1) return { state: 'ambiguous' };
     const [found] = values;
-    if (found === undefined) return { state: 'absent' };
-    const value =
-      found.length >= 2 && found.startsWith('"') && found.endsWith('"')
-        ? found.slice(1, -1)
-        : found;
-    if (value === '') return { state: 'absent' };
-    try {
-      return { state: 'present', credential: decodeURIComponent(value) };
-    } catch {
-      return { state: 'present', credential: value };
-    }
+    if (found === undefined || found === '') return { state: 'absent' };
+    return { state: 'present', credential: found };
   }
 
   const piece = fc.constantFrom(

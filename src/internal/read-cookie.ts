@@ -3,8 +3,8 @@ import type { HeaderMap } from '../core/request.js';
 
 /**
  * Reads one cookie from the `Cookie` header(s). A name sent twice (say, by a cookie planted
- * for another path) is ambiguous rather than first-wins. Values are percent-decoded when they
- * decode cleanly and kept as sent otherwise, so it never throws.
+ * for another path) is ambiguous rather than first-wins. The value is the credential as sent,
+ * like every other credential: never unquoted or percent-decoded, so `%5F` is not `_`.
  */
 export function readCookie(headers: HeaderMap, name: string): Extraction<string> {
   const header = headers.cookie;
@@ -29,27 +29,11 @@ export function readCookie(headers: HeaderMap, name: string): Extraction<string>
     found = text.slice(eq + 1, end).trim();
   }
   if (count > 1) return AMBIGUOUS;
-  if (found === undefined) return ABSENT;
-  const value = unquote(found);
-  return value === '' ? ABSENT : { state: 'present', credential: decode(value) };
+  if (found === undefined || found === '') return ABSENT;
+  return { state: 'present', credential: found };
 }
 
 /** Whether `text` holds only blanks from `start` to `end`, as `trim()` judges them. */
 function blank(text: string, start: number, end: number): boolean {
   return start >= end || text.slice(start, end).trim() === '';
-}
-
-function unquote(value: string): string {
-  return value.length >= 2 && value.startsWith('"') && value.endsWith('"')
-    ? value.slice(1, -1)
-    : value;
-}
-
-function decode(value: string): string {
-  if (!value.includes('%')) return value;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }

@@ -3,6 +3,7 @@ import type { Authenticator } from '../core/authenticator.js';
 import { CredentialAuthenticator } from '../core/credential-authenticator.js';
 import type { RouteAuth } from '../fastify/route-auth.js';
 import { SessionAuth } from '../session/session-auth.js';
+import { isSafeMethod } from '../core/safe-method.js';
 
 /** A JSON Schema, as OpenAPI 3.1 embeds it. */
 export type JsonSchema = Record<string, unknown>;
@@ -33,8 +34,6 @@ export const errorBodySchema: JsonSchema = Object.freeze({
   required: ['detail'],
 });
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
-
 /**
  * Whether the CSRF check can refuse a request to this route (contract §4): CSRF is on for it,
  * one of its authenticators reads a cookie, and one of its methods is unsafe.
@@ -45,7 +44,7 @@ export function csrfCanApply(route: RouteAuth, method: string | readonly string[
   if (!route.csrf || route.requirements === null) return false;
   const methods = typeof method === 'string' ? [method] : method;
   return (
-    methods.some((m) => !SAFE_METHODS.has(m.toUpperCase())) &&
+    methods.some((m) => !isSafeMethod(m)) &&
     members(route.requirements).some((member) => member.cookieBased)
   );
 }

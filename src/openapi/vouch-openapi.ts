@@ -29,8 +29,9 @@ export interface VouchOpenapiOptions {
   /** Your own `transformObject`; it sees the document with vouch's security schemes in place. */
   readonly transformObject?: SwaggerTransformObject;
   /**
-   * Swagger UI settings, over vouch's (`persistAuthorization: true`, the CSRF
-   * `requestInterceptor`, `validatorUrl: null`). A `requestInterceptor` of yours replaces vouch's.
+   * Swagger UI settings, over vouch's (`urls` naming `jsonPath`, `persistAuthorization: true`, the
+   * CSRF `requestInterceptor`, `validatorUrl: null`). A `requestInterceptor` of yours replaces
+   * vouch's.
    */
   readonly uiConfig?: FastifySwaggerUiConfigOptions;
   /** Other `@fastify/swagger-ui` options (`theme`, `logo`, `staticCSP`…). */
@@ -64,6 +65,8 @@ async function vouchOpenapiPlugin(
         ...options.ui,
         routePrefix: docsPath,
         uiConfig: {
+          // The page loads, and its bar names, the description at jsonPath: one URL for both.
+          urls: [{ url: jsonPath, name: jsonPath }],
           persistAuthorization: true,
           // Typed there as taking a fetch Request; Swagger UI really passes a plain object.
           requestInterceptor: csrfRequestInterceptor({

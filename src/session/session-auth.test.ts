@@ -87,6 +87,16 @@ describe('SessionAuth', () => {
     assert.deepEqual(await session.verify(request(`sessionid=${id}`)), { state: 'rejected' });
   });
 
+  it('tells the session id a request carries, as it reads it', () => {
+    const session = new SessionAuth({ store: recordingStore() });
+    assert.equal(session.sessionIdOf(request('a=1; sessionid=s1')), 's1');
+    assert.equal(session.sessionIdOf(request('sessionid="s1"')), '"s1"');
+    for (const cookie of [undefined, 'a=1', 'sessionid=', 'sessionid=s1; sessionid=s2']) {
+      assert.equal(session.sessionIdOf(request(cookie)), undefined, String(cookie));
+    }
+    assert.equal(session.sessionIdOf(request(`sessionid=${'x'.repeat(5000)}`)), undefined);
+  });
+
   it('reads a configured cookie name', async () => {
     const store = recordingStore();
     const session = new SessionAuth({ store, cookieName: 'sid' });

@@ -55,6 +55,15 @@ export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string
     return this.#challenge;
   }
 
+  /**
+   * The session id the request carries, read as this authenticator reads it (raw, and only when
+   * the cookie is sent once), for a sign-out to destroy; `undefined` when there is none.
+   */
+  sessionIdOf(request: RequestView): string | undefined {
+    const found = this.extract(request);
+    return found.state === 'present' ? found.credential : undefined;
+  }
+
   /** Resolves a session id to its user; override to add checks. */
   authenticate(request: AuthRequest, sessionId: string): Awaitable<TUser | Nothing> {
     return this.store.get(sessionId);

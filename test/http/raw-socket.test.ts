@@ -2,10 +2,12 @@
 // repeated custom headers, so these requests are sent byte for byte over a socket.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
+import { clientErrorHandler } from '../../src/fastify/index.js';
 import { APIKeyHeader, HttpBearer } from '../../src/index.js';
 import { build } from '../helpers/build.js';
+import { sendRaw } from '../helpers/raw-http.js';
 
 async function listening(t: TestContext) {
   const calls: string[] = [];
@@ -37,25 +39,10 @@ async function listening(t: TestContext) {
   return { port: Number(new URL(address).port), calls, handled: () => handled };
 }
 
-/** Sends raw bytes and resolves with the status line and raw header block. */
-function send(port: number, raw: string): Promise<{ status: number; head: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(raw));
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [head = '', body = ''] = data.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), head, body });
-    });
-  });
-}
-
 describe('credentials on the wire', () => {
   it('a single Authorization line authenticates', async (t) => {
     const server = await listening(t);
-    const response = await send(
+    const response = await sendRaw(
       server.port,
       'GET /bearer HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nConnection: close\r\n\r\n',
     );
@@ -65,7 +52,7 @@ describe('credentials on the wire', () => {
 
   it('two Authorization lines answer 400 and neither hook nor handler runs', async (t) => {
     const server = await listening(t);
-    const response = await send(
+    const response = await sendRaw(
       server.port,
       'GET /bearer HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nauthorization: Bearer evil\r\nConnection: close\r\n\r\n',
     );
@@ -77,7 +64,7 @@ describe('credentials on the wire', () => {
 
   it('a repeated API-key header answers 400 instead of a joined value', async (t) => {
     const server = await listening(t);
-    const response = await send(
+    const response = await sendRaw(
       server.port,
       'GET /key HTTP/1.1\r\nHost: x\r\nX-API-Key: k\r\nx-api-key: k\r\nConnection: close\r\n\r\n',
     );
@@ -88,7 +75,7 @@ describe('credentials on the wire', () => {
   it('a repeated API-key header answers 400 even when one of its lines is empty', async (t) => {
     const server = await listening(t);
     for (const lines of ['X-API-Key: k\r\nX-API-Key: \r\n', 'X-API-Key: \r\nX-API-Key: k\r\n']) {
-      const response = await send(
+      const response = await sendRaw(
         server.port,
         `GET /key HTTP/1.1\r\nHost: x\r\n${lines}Connection: close\r\n\r\n`,
       );
@@ -99,7 +86,7 @@ describe('credentials on the wire', () => {
 
   it('sends each challenge on its own WWW-Authenticate line', async (t) => {
     const server = await listening(t);
-    const response = await send(
+    const response = await sendRaw(
       server.port,
       'GET /bearer HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer nope\r\nConnection: close\r\n\r\n',
     );
@@ -111,7 +98,7 @@ describe('credentials on the wire', () => {
   it('answers 401, not 413, to an unauthenticated oversized body, before reading it', async (t) => {
     const server = await listening(t);
     const body = 'x'.repeat(64 * 1024);
-    const response = await send(
+    const response = await sendRaw(
       server.port,
       `POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
@@ -142,7 +129,7 @@ describe("Node's parser and the raw header lines", () => {
       'Origin: https://app.example',
       'X-Latin: caf\u00e9',
     ];
-    const { body } = await send(
+    const { body } = await sendRaw(
       port,
       `GET / HTTP/1.1\r\nHost: x\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n`,
     );
@@ -164,12 +151,12 @@ describe("Node's parser and the raw header lines", () => {
 describe('credentials read from the lines as sent', () => {
   it('trims the whitespace around a credential and folds the name as Node does', async (t) => {
     const server = await listening(t);
-    const bearer = await send(
+    const bearer = await sendRaw(
       server.port,
       'GET /bearer HTTP/1.1\r\nHost: x\r\naUtHoRiZaTiOn:   Bearer good  \r\nConnection: close\r\n\r\n',
     );
     assert.equal(bearer.status, 200);
-    const key = await send(
+    const key = await sendRaw(
       server.port,
       'GET /key HTTP/1.1\r\nHost: x\r\nx-api-KEY:\tk \r\nConnection: close\r\n\r\n',
     );
@@ -179,11 +166,52 @@ describe('credentials read from the lines as sent', () => {
 
   it('an empty credential line is absent (401), not an empty credential', async (t) => {
     const server = await listening(t);
-    const response = await send(
+    const response = await sendRaw(
       server.port,
       'GET /key HTTP/1.1\r\nHost: x\r\nX-API-Key:  \r\nConnection: close\r\n\r\n',
     );
     assert.equal(response.status, 401);
     assert.deepEqual(server.calls, []);
+  });
+});
+
+describe('what the HTTP parser refuses, with clientErrorHandler', () => {
+  async function server(t: TestContext): Promise<number> {
+    const app = await build(t, { csrf: false }, { clientErrorHandler });
+    app.get('/open', { auth: null }, async () => ({ ok: true }));
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    return Number(new URL(address).port);
+  }
+
+  const refused: readonly [string, string, number, string][] = [
+    ['a NUL in a header value', 'X-A: a\0b\r\n', 400, 'Bad Request'],
+    ['a folded header line', 'X-A: a\r\n b\r\n', 400, 'Bad Request'],
+    ['a bare CR in a header value', 'X-A: a\rb\r\n', 400, 'Bad Request'],
+    ['a space before the colon', 'X-A : a\r\n', 400, 'Bad Request'],
+    [
+      'headers past the limit',
+      `X-A: ${'a'.repeat(20_000)}\r\n`,
+      431,
+      'Request Header Fields Too Large',
+    ],
+  ];
+  for (const [name, header, status, detail] of refused) {
+    it(`${name}: ${status} with a { detail } body`, async (t) => {
+      const port = await server(t);
+      const response = await sendRaw(port, `GET /open HTTP/1.1\r\nHost: x\r\n${header}\r\n`);
+      assert.equal(response.status, status);
+      assert.match(response.head, /^content-type: application\/json; charset=utf-8$/im);
+      assert.deepEqual(JSON.parse(response.body), { detail });
+    });
+  }
+
+  it('a sound request is untouched', async (t) => {
+    const port = await server(t);
+    const response = await sendRaw(
+      port,
+      'GET /open HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    assert.equal(response.status, 200);
+    assert.deepEqual(JSON.parse(response.body), { ok: true });
   });
 });

@@ -357,6 +357,16 @@ describe('the docs page at /api/docs (contract §8)', () => {
     assert.match(script.body, /"validatorUrl":null/);
   });
 
+  it('loads, and names in its bar, the description at jsonPath: one URL', async (t) => {
+    const app = await buildApi(t);
+    const script = (await app.inject('/api/docs/static/swagger-initializer.js')).body;
+    assert.match(script, /"urls":\[\{"url":"\/api\/openapi.json","name":"\/api\/openapi.json"\}\]/);
+    const elsewhere = await build(t, { csrf: false });
+    await elsewhere.register(vouchOpenapi, { jsonPath: '/openapi.json', docsPath: '/docs' });
+    const moved = (await elsewhere.inject('/docs/static/swagger-initializer.js')).body;
+    assert.match(moved, /"urls":\[\{"url":"\/openapi.json","name":"\/openapi.json"\}\]/);
+  });
+
   it("names the cookie and header as the vouch plugin's CSRF settings do", async (t) => {
     const app = await build(t, {
       csrf: { ...testCsrf, cookieName: 'xsrf', headerName: 'X-XSRF' },
