@@ -6,6 +6,8 @@ import { addKey, listKeys, revokeKey } from './cli/key-commands.js';
 import { revokeToken } from './cli/token-commands.js';
 import { addUser, listUsers } from './cli/user-commands.js';
 import type { ScryptParameters } from './security/passwords.js';
+import { connectRedis } from './backing-services.js';
+import { ConfigError, redisUrl as checkedRedisUrl } from './config.js';
 import { DEFAULT_DATABASE_URL, openStore } from './store/open-store.js';
 import { UsernameTakenError } from './store/store.js';
 
@@ -32,9 +34,10 @@ Commands:
 
 Environment:
   DATABASE_URL   where the data lives (default ${DEFAULT_DATABASE_URL})
+  REDIS_URL      the Redis the service's instances share, if any: revocations reach them through it
 
 Exit status: 0 done, 1 refused (bad input, duplicate, unknown id or token, database unavailable),
-2 not a command.
+2 not a command, or not its arguments.
 `;
 
 /**
@@ -58,29 +61,32 @@ export async function runCli(
     now: options.now ?? Date.now,
     async withStore(use) {
       const url = io.env.DATABASE_URL;
-      // One command, one process: nothing to gain from keeping credentials in memory.
-      const store = await openStore(url === undefined || url === '' ? DEFAULT_DATABASE_URL : url, {
-        credentialCache: false,
-      });
+      // What is revoked here reaches the service's instances over Redis when they share one.
+      const redisUrl = checkedRedisUrl(io.env.REDIS_URL);
+      const redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl);
       try {
-        return await use(store);
+        // One command, one process: nothing to gain from keeping credentials in memory.
+        const store = await openStore(
+          url === undefined || url === '' ? DEFAULT_DATABASE_URL : url,
+          { credentialCache: false, redis },
+        );
+        try {
+          return await use(store);
+        } finally {
+          await store.close();
+        }
       } finally {
-        await store.close();
+        await redis?.close();
       }
     },
   };
   const command = `${group ?? ''} ${action ?? ''}`;
-  const [argument] = rest;
+  const known = COMMANDS.get(command);
+  if (known === undefined) return usageError(io, unknownCommand(argv));
+  const problem = arityProblem(command, known, rest.length);
+  if (problem !== undefined) return usageError(io, problem);
   try {
-    if (rest.length === 0 && command === 'user list') await listUsers(context);
-    else if (rest.length === 0 && command === 'key list') await listKeys(context);
-    else if (rest.length === 0 && command === 'token revoke') await revokeToken(context);
-    else if (rest.length === 1 && argument !== undefined) {
-      if (command === 'user add') await addUser(context, argument, options.scrypt);
-      else if (command === 'key add') await addKey(context, argument);
-      else if (command === 'key revoke') await revokeKey(context, argument);
-      else return usageError(io, argv);
-    } else return usageError(io, argv);
+    await known.run(context, rest[0] ?? '', options);
     return 0;
   } catch (error) {
     io.stderr.write(`error: ${describe(error)}\n`);
@@ -88,9 +94,53 @@ export async function runCli(
   }
 }
 
-function usageError(io: CliIo, argv: readonly string[]): number {
-  const given = argv.length === 0 ? 'no command given' : `not a command: ${argv.join(' ')}`;
-  io.stderr.write(`${given}\n\n${USAGE}`);
+/** A command: what it does with its one argument, if it takes one. */
+interface Command {
+  /** Its argument as the usage names it, with its article (`a <username>`), if it takes one. */
+  readonly argument?: string;
+  /** Said when it is given an argument although it takes none. */
+  readonly note?: string;
+  run(context: CliContext, argument: string, options: CliOptions): Promise<void>;
+}
+
+const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
+  [
+    'user add',
+    {
+      argument: 'a <username>',
+      run: (context, name, options) => addUser(context, name, options.scrypt),
+    },
+  ],
+  ['user list', { run: (context) => listUsers(context) }],
+  ['key add', { argument: 'an <application-name>', run: (context, name) => addKey(context, name) }],
+  ['key list', { run: (context) => listKeys(context) }],
+  ['key revoke', { argument: 'an <id>', run: (context, id) => revokeKey(context, id) }],
+  [
+    'token revoke',
+    {
+      note: ' (the token is read from standard input)',
+      run: (context) => revokeToken(context),
+    },
+  ],
+]);
+
+function unknownCommand(argv: readonly string[]): string {
+  return argv.length === 0 ? 'no command given' : `not a command: ${argv.join(' ')}`;
+}
+
+/** What is wrong with the number of arguments given to a known command, if anything. */
+function arityProblem(name: string, command: Command, given: number): string | undefined {
+  const { argument } = command;
+  if (argument === undefined) {
+    return given === 0 ? undefined : `${name} takes no argument, got ${given}${command.note ?? ''}`;
+  }
+  if (given === 1) return undefined;
+  if (given === 0) return `${name} needs ${argument}`;
+  return `${name} takes one ${argument.replace(/^an? /, '')}, got ${given} arguments`;
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr.write(`${message}\n\n${USAGE}`);
   return 2;
 }
 
@@ -98,7 +148,8 @@ function describe(error: unknown): string {
   if (
     error instanceof CliError ||
     error instanceof UsernameTakenError ||
-    error instanceof ConfigurationError
+    error instanceof ConfigurationError ||
+    error instanceof ConfigError
   ) {
     return error.message;
   }

@@ -6,6 +6,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string;
+  /** The Redis server instances share, or `undefined` for none. */
+  readonly redisUrl: string | undefined;
   /** Addresses and networks allowed on `/api/ipwhiltelist`. */
   readonly ipAllowlist: BlockList;
   /** The allow-list as configured, for messages. */
@@ -44,7 +46,7 @@ const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 8000, 0, 65535);
-  const host = text(env, 'HOST', '127.0.0.1');
+  const host = hostname(text(env, 'HOST', '127.0.0.1'));
   const allowlistText = text(env, 'IP_ALLOWLIST', '127.0.0.1,::1');
   const secretKey =
     env.SECRET_KEY === undefined || env.SECRET_KEY === '' ? undefined : env.SECRET_KEY;
@@ -62,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     databaseUrl: text(env, 'DATABASE_URL', DEFAULT_DATABASE_URL),
+    redisUrl: redisUrl(env.REDIS_URL),
     ipAllowlist: allowlist(allowlistText),
     ipAllowlistText: allowlistText,
     trustProxy: proxies(env.TRUST_PROXY),
@@ -99,6 +102,47 @@ function integer(
   if (number < min || number > max)
     throw new ConfigError(name, `must be between ${min} and ${max}, got ${number}`);
   return number;
+}
+
+/**
+ * `REDIS_URL` checked: unset or empty means no Redis; otherwise `redis://` (or `rediss://` for
+ * TLS) with a host and at most a logical database number as its path. Never echoes the URL.
+ */
+export function redisUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const url = URL.canParse(value.trim()) ? new URL(value.trim()) : undefined;
+  if (
+    url === undefined ||
+    (url.protocol !== 'redis:' && url.protocol !== 'rediss:') ||
+    url.hostname === '' ||
+    !/^\/?(\d{1,5})?$/.test(url.pathname)
+  ) {
+    throw new ConfigError(
+      'REDIS_URL',
+      'must look like redis://host:6379/0 (or rediss:// for TLS, redis://:password@host:6379/0)',
+    );
+  }
+  return value.trim();
+}
+
+// RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens.
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** `HOST` checked: an IP address, or a host name whose last label is not a number. */
+function hostname(value: string): string {
+  const labels = value.split('.');
+  const valid =
+    isIP(value) !== 0 ||
+    (value.length <= 253 &&
+      labels.every((label) => LABEL.test(label)) &&
+      !/^\d+$/.test(labels.at(-1) ?? ''));
+  if (!valid) {
+    throw new ConfigError(
+      'HOST',
+      `${JSON.stringify(value)} is not an address or a host name (127.0.0.1, 0.0.0.0, ::, localhost)`,
+    );
+  }
+  return value;
 }
 
 function allowlist(value: string): BlockList {

@@ -1,6 +1,6 @@
 import { hashPassword } from './security/passwords.js';
 import { digest, newApiKey, newSecret } from './security/secrets.js';
-import type { Store } from './store/store.js';
+import { UsernameTakenError, type Store } from './store/store.js';
 
 /** The demo credentials created on a new database, shown once. */
 export interface DemoCredentials {
@@ -13,13 +13,18 @@ export interface DemoCredentials {
 /**
  * On an empty database outside production: one user and one application with random secrets,
  * so a newcomer can try every endpoint from the docs page at once. Returns `undefined` when the
- * database already has users.
+ * database already has users, or when another instance starting at the same time seeded it.
  */
 export async function seedDemo(store: Store, now: number): Promise<DemoCredentials | undefined> {
   if ((await store.countUsers()) > 0) return undefined;
   const username = 'demo';
   const password = newSecret(16);
-  await store.createUser(username, await hashPassword(password), now);
+  try {
+    await store.createUser(username, await hashPassword(password), now);
+  } catch (error) {
+    if (error instanceof UsernameTakenError) return undefined;
+    throw error;
+  }
   const applicationName = 'demo application';
   const { key, prefix } = newApiKey();
   await store.createApplication(applicationName, prefix, digest(key), now);

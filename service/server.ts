@@ -1,11 +1,12 @@
 // `npm start`: the illustrated service on the configured address, over the configured database,
 // stopped cleanly by SIGINT or SIGTERM.
 import { createServer, type AddressInfo } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
+import { openBackingServices, type BackingServices } from './backing-services.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { seedDemo } from './demo.js';
 import { newSecret } from './security/secrets.js';
-import { credentialCache, openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
 async function secretKeyOf(config: Config, store: Store): Promise<string> {
@@ -39,36 +40,54 @@ async function configure(): Promise<Config> {
 
 async function main(): Promise<void> {
   let config: Config;
+  let services: BackingServices;
+  // Until the app and its logger exist, what the backing services report goes to stderr.
+  let log: Pick<FastifyBaseLogger, 'warn' | 'info'> | undefined = undefined;
+  const report = (level: 'warn' | 'info', error: Error | undefined, message: string) => {
+    if (log !== undefined) log[level](error === undefined ? {} : { err: error }, message);
+    else
+      process.stderr.write(`vouch: ${message}${error === undefined ? '' : `: ${error.message}`}\n`);
+  };
   try {
     config = await configure();
+    services = await openBackingServices({
+      databaseUrl: config.databaseUrl,
+      redisUrl: config.redisUrl,
+      credentialCacheMs: config.credentialCacheMs,
+      events: {
+        cacheOff: (error) => {
+          report('warn', error, 'credential cache off: every lookup reads the database');
+        },
+        cacheOn: () => {
+          report('info', undefined, 'credential cache on again');
+        },
+        redisDown: (error) => {
+          report(
+            'warn',
+            error,
+            'Redis unreachable: failed sign-ins counted per instance until it answers',
+          );
+        },
+        redisUp: () => {
+          report('info', undefined, 'Redis answers again: failed sign-ins counted in Redis');
+        },
+      },
+    });
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`vouch: invalid configuration: ${error.message}\n`);
+      process.stderr.write(`vouch: cannot start: ${error.message}\n`);
       process.exit(1);
     }
     throw error;
   }
-  // The cache can only turn itself off once the app, and its logger, exist.
-  let cacheOff = (error: Error) => {
-    process.stderr.write(`vouch: credential cache off: ${error.message}\n`);
-  };
-  let store: Store;
-  try {
-    store = await openStore(config.databaseUrl, {
-      // A short busy timeout: better-sqlite3 waits on the event loop while another process writes.
-      busyTimeoutMs: 1000,
-      credentialCache: credentialCache(config.credentialCacheMs, (error) => {
-        cacheOff(error);
-      }),
-    });
-  } catch (error) {
-    process.stderr.write(`vouch: cannot open DATABASE_URL: ${(error as Error).message}\n`);
-    process.exit(1);
-  }
-  const app = await buildApp({ config, store, secretKey: await secretKeyOf(config, store) });
-  cacheOff = (error) => {
-    app.log.warn({ err: error }, 'credential cache off: every lookup reads the database');
-  };
+  const { store } = services;
+  const app = await buildApp({
+    config,
+    store,
+    limiter: services.limiter,
+    secretKey: await secretKeyOf(config, store),
+  });
+  log = app.log;
 
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -78,7 +97,7 @@ async function main(): Promise<void> {
       app.log.info({ signal }, 'shutting down');
       app
         .close()
-        .then(() => store.close())
+        .then(() => services.close())
         .then(
           () => process.exit(0),
           (error: unknown) => {
@@ -107,7 +126,7 @@ async function main(): Promise<void> {
       ].join('\n') + '\n',
     );
   }
-  app.log.info({ address, docs }, 'vouch service listening');
+  app.log.info({ address, docs, storage: services.description }, 'vouch service listening');
 }
 
 await main();

@@ -3,8 +3,11 @@ import { NotFoundError } from '../store/store.js';
 import { CliError, type CliContext } from './cli-context.js';
 import { readSecret } from './read-secret.js';
 
-/** What a token from `POST /api/token` looks like: base64url, at least 128 bits' worth. */
-const TOKEN = /^[A-Za-z0-9_-]{22,512}$/;
+/**
+ * One base64url word, as a token from `POST /api/token` is: anything else on standard input (a
+ * `Bearer ` prefix, two words, nothing) is no token at all; a word that is no token is unknown.
+ */
+const TOKEN = /^[A-Za-z0-9_-]{1,512}$/;
 
 /**
  * `token revoke`: the Bearer token read from standard input stops working at once. The token

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { StoreUnavailableError } from 'vouch';
 import type { Store } from '../store/store.js';
+import { detailResponse } from './schemas.js';
 
 /** `GET /api/version`: what is running; no authentication and no store access. */
 export function versionRoute(app: FastifyInstance, version: string): void {
@@ -10,9 +11,12 @@ export function versionRoute(app: FastifyInstance, version: string): void {
     {
       auth: null,
       schema: {
+        operationId: 'getVersion',
         summary: 'The running version',
+        tags: ['service'],
         response: {
           200: {
+            description: 'The name and version of what answers',
             type: 'object',
             properties: { name: { type: 'string' }, version: { type: 'string' } },
             required: ['name', 'version'],
@@ -31,9 +35,17 @@ export function healthRoute(app: FastifyInstance, store: Store): void {
     {
       auth: null,
       schema: {
+        operationId: 'getHealth',
         summary: 'Liveness and store reachability',
+        tags: ['service'],
         response: {
-          200: { type: 'object', properties: { status: { type: 'string' } }, required: ['status'] },
+          200: {
+            description: 'The service answers and its database too',
+            type: 'object',
+            properties: { status: { type: 'string' } },
+            required: ['status'],
+          },
+          503: detailResponse('The database does not answer; Retry-After says when to try again'),
         },
       },
     },

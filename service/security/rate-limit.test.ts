@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { createFailureLimiter, type FailureLimiter } from './rate-limit.js';
+import { createFailureLimiter, DEFAULT_FAILURE_LIMITS, type FailureLimiter } from './rate-limit.js';
 
 /** Checks and fails `times` attempts; returns how many were allowed. */
 async function failMany(
@@ -8,13 +8,15 @@ async function failMany(
   times: number,
   address: (i: number) => string,
   username: (i: number) => string,
+  device?: string,
 ): Promise<number> {
   let allowed = 0;
   for (let i = 0; i < times; i++) {
-    const verdict = await limiter.check(address(i), username(i));
+    const attempt = { address: address(i), username: username(i), device };
+    const verdict = await limiter.check(attempt);
     if (verdict.allowed) {
       allowed++;
-      await limiter.fail(address(i), username(i));
+      await limiter.fail(attempt);
     }
   }
   return allowed;
@@ -27,23 +29,42 @@ function fakeClock(t: TestContext): (ms: number) => void {
   };
 }
 
-test('per username: the 11th failure within 15 minutes is refused, from any address', async (t) => {
+const at = (address: string, username: string, device?: string) => ({
+  address,
+  username,
+  device,
+});
+
+test('the defaults, per 15 minutes: 5 per username and address, 50, 100, 10 per device', () => {
+  const fifteen = 15 * 60;
+  assert.deepEqual(DEFAULT_FAILURE_LIMITS, {
+    perUsernameAndAddress: { attempts: 5, windowSeconds: fifteen },
+    perAddress: { attempts: 50, windowSeconds: fifteen },
+    perUsername: { attempts: 100, windowSeconds: fifteen },
+    perDevice: { attempts: 10, windowSeconds: fifteen },
+  });
+});
+
+test('an attacker failing from one address locks out that pair only, not the owner elsewhere', async (t) => {
   const tick = fakeClock(t);
   const limiter = createFailureLimiter();
   assert.equal(
     await failMany(
       limiter,
-      10,
-      (i) => `10.0.0.${i}`,
+      20,
+      () => '203.0.113.9',
       () => 'alice',
     ),
-    10,
+    5,
   );
   tick(60_000);
-  const verdict = await limiter.check('192.0.2.1', 'alice');
-  assert.deepEqual(verdict, { allowed: false, retryAfterSeconds: 14 * 60 });
-  // Other users from the same addresses are not affected.
-  assert.deepEqual(await limiter.check('10.0.0.1', 'bob'), { allowed: true });
+  assert.deepEqual(await limiter.check(at('203.0.113.9', 'alice')), {
+    allowed: false,
+    retryAfterSeconds: 14 * 60,
+  });
+  // The owner, from another address, and other users from the attacker's, are unaffected.
+  assert.deepEqual(await limiter.check(at('192.0.2.1', 'alice')), { allowed: true });
+  assert.deepEqual(await limiter.check(at('203.0.113.9', 'bob')), { allowed: true });
 });
 
 test('per address: the 51st failure from one address is refused, whatever the username', async (t) => {
@@ -58,10 +79,45 @@ test('per address: the 51st failure from one address is refused, whatever the us
     ),
     50,
   );
-  const verdict = await limiter.check('203.0.113.9', 'someone-new');
-  assert.equal(verdict.allowed, false);
-  assert.equal(verdict.retryAfterSeconds, 900);
-  assert.deepEqual(await limiter.check('203.0.113.10', 'someone-new'), { allowed: true });
+  const verdict = await limiter.check(at('203.0.113.9', 'someone-new'));
+  assert.deepEqual(verdict, { allowed: false, retryAfterSeconds: 900 });
+  assert.deepEqual(await limiter.check(at('203.0.113.10', 'someone-new')), { allowed: true });
+});
+
+test('per username: a distributed guess meets a high ceiling, which a trusted device does not', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({ perUsername: { attempts: 20, windowSeconds: 60 } });
+  assert.equal(
+    await failMany(
+      limiter,
+      30,
+      (i) => `10.0.${i}.1`,
+      () => 'alice',
+    ),
+    20,
+  );
+  assert.equal((await limiter.check(at('192.0.2.1', 'alice'))).allowed, false);
+  // The owner's device is limited on its own, not by the username's ceiling.
+  assert.deepEqual(await limiter.check(at('192.0.2.1', 'alice', 'device-1')), { allowed: true });
+});
+
+test('a trusted device is limited on its own counter only', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter();
+  assert.equal(
+    await failMany(
+      limiter,
+      15,
+      () => '192.0.2.1',
+      () => 'alice',
+      'device-1',
+    ),
+    10,
+  );
+  assert.equal((await limiter.check(at('192.0.2.1', 'alice', 'device-1'))).allowed, false);
+  // Another device of the owner, and the same address without the device, are unaffected.
+  assert.deepEqual(await limiter.check(at('192.0.2.1', 'alice', 'device-2')), { allowed: true });
+  assert.deepEqual(await limiter.check(at('192.0.2.1', 'alice')), { allowed: true });
 });
 
 test('an IPv6 /64 is one address; IPv4-mapped is IPv4', async (t) => {
@@ -90,7 +146,9 @@ test('an IPv6 /64 is one address; IPv4-mapped is IPv4', async (t) => {
 
 test('limits are configurable, and refused attempts do not extend the wait', async (t) => {
   const tick = fakeClock(t);
-  const limiter = createFailureLimiter({ perUsername: { attempts: 2, windowSeconds: 30 } });
+  const limiter = createFailureLimiter({
+    perUsernameAndAddress: { attempts: 2, windowSeconds: 30 },
+  });
   assert.equal(
     await failMany(
       limiter,
@@ -101,18 +159,18 @@ test('limits are configurable, and refused attempts do not extend the wait', asy
     2,
   );
   for (let second = 0; second < 29; second++) {
-    const verdict = await limiter.check('10.0.0.1', 'alice');
+    const verdict = await limiter.check(at('10.0.0.1', 'alice'));
     assert.deepEqual(verdict, { allowed: false, retryAfterSeconds: 30 - second });
     tick(1000);
   }
   tick(1000);
-  assert.deepEqual(await limiter.check('10.0.0.1', 'alice'), { allowed: true });
+  assert.deepEqual(await limiter.check(at('10.0.0.1', 'alice')), { allowed: true });
 });
 
-test('a success forgets the username failures, not the address failures', async (t) => {
+test("a success forgets the pair's failures, not the address's", async (t) => {
   fakeClock(t);
   const limiter = createFailureLimiter({
-    perUsername: { attempts: 3, windowSeconds: 60 },
+    perUsernameAndAddress: { attempts: 3, windowSeconds: 60 },
     perAddress: { attempts: 5, windowSeconds: 60 },
   });
   assert.equal(
@@ -124,8 +182,8 @@ test('a success forgets the username failures, not the address failures', async 
     ),
     2,
   );
-  assert.deepEqual(await limiter.check('10.0.0.1', 'alice'), { allowed: true });
-  await limiter.succeed('10.0.0.1', 'alice');
+  assert.deepEqual(await limiter.check(at('10.0.0.1', 'alice')), { allowed: true });
+  await limiter.succeed(at('10.0.0.1', 'alice'));
   // Three fresh failures for alice are allowed again, but the address has 2 + 3 = 5 by then.
   assert.equal(
     await failMany(
@@ -136,24 +194,56 @@ test('a success forgets the username failures, not the address failures', async 
     ),
     3,
   );
-  assert.equal((await limiter.check('10.0.0.1', 'bob')).allowed, false);
+  assert.equal((await limiter.check(at('10.0.0.1', 'bob'))).allowed, false);
+});
+
+test("a success from a trusted device forgets the device's failures", async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({ perDevice: { attempts: 2, windowSeconds: 60 } });
+  assert.equal(
+    await failMany(
+      limiter,
+      2,
+      () => '10.0.0.1',
+      () => 'alice',
+      'device-1',
+    ),
+    2,
+  );
+  assert.deepEqual(await limiter.check(at('10.0.0.1', 'alice', 'device-1')), {
+    allowed: false,
+    retryAfterSeconds: 60,
+  });
+  await limiter.succeed(at('10.0.0.1', 'alice', 'device-1'));
+  assert.equal(
+    await failMany(
+      limiter,
+      3,
+      () => '10.0.0.1',
+      () => 'alice',
+      'device-1',
+    ),
+    2,
+  );
 });
 
 test('parallel guesses cannot overtake the limit: each allowed check is counted at once', async (t) => {
   fakeClock(t);
   const limiter = createFailureLimiter({ perUsername: { attempts: 10, windowSeconds: 60 } });
   const verdicts = await Promise.all(
-    Array.from({ length: 100 }, (_, i) => limiter.check(`10.1.0.${i}`, 'alice')),
+    Array.from({ length: 100 }, (_, i) => limiter.check(at(`10.1.0.${i}`, 'alice'))),
   );
   assert.equal(verdicts.filter((verdict) => verdict.allowed).length, 10);
 });
 
 test('release uncounts an attempt that could not be judged', async (t) => {
   fakeClock(t);
-  const limiter = createFailureLimiter({ perUsername: { attempts: 2, windowSeconds: 60 } });
+  const limiter = createFailureLimiter({
+    perUsernameAndAddress: { attempts: 2, windowSeconds: 60 },
+  });
   for (let i = 0; i < 10; i++) {
-    assert.deepEqual(await limiter.check('10.0.0.1', 'alice'), { allowed: true });
-    await limiter.release('10.0.0.1', 'alice');
+    assert.deepEqual(await limiter.check(at('10.0.0.1', 'alice')), { allowed: true });
+    await limiter.release(at('10.0.0.1', 'alice'));
   }
   assert.equal(
     await failMany(
@@ -168,11 +258,13 @@ test('release uncounts an attempt that could not be judged', async (t) => {
 
 test('uncounting after the window has passed never credits extra attempts', async (t) => {
   const tick = fakeClock(t);
-  const limiter = createFailureLimiter({ perUsername: { attempts: 2, windowSeconds: 10 } });
-  assert.deepEqual(await limiter.check('10.0.0.1', 'alice'), { allowed: true });
+  const limiter = createFailureLimiter({
+    perUsernameAndAddress: { attempts: 2, windowSeconds: 10 },
+  });
+  assert.deepEqual(await limiter.check(at('10.0.0.1', 'alice')), { allowed: true });
   tick(11_000);
-  await limiter.release('10.0.0.1', 'alice');
-  await limiter.succeed('10.0.0.1', 'alice');
+  await limiter.release(at('10.0.0.1', 'alice'));
+  await limiter.succeed(at('10.0.0.1', 'alice'));
   assert.equal(
     await failMany(
       limiter,
@@ -187,9 +279,11 @@ test('uncounting after the window has passed never credits extra attempts', asyn
 test('huge usernames are bounded; empty ones are fine', async (t) => {
   fakeClock(t);
   const limiter = createFailureLimiter({ perUsername: { attempts: 1, windowSeconds: 60 } });
-  assert.deepEqual(await limiter.check('10.0.0.1', 'x'.repeat(1_000_000)), { allowed: true });
-  assert.equal((await limiter.check('10.0.0.2', 'x'.repeat(1_000_001))).allowed, false);
-  assert.deepEqual(await limiter.check('10.0.0.3', ''), { allowed: true });
+  assert.deepEqual(await limiter.check(at('10.0.0.1', 'x'.repeat(1_000_000))), {
+    allowed: true,
+  });
+  assert.equal((await limiter.check(at('10.0.0.2', 'x'.repeat(1_000_001)))).allowed, false);
+  assert.deepEqual(await limiter.check(at('10.0.0.3', '')), { allowed: true });
 });
 
 test('nonsensical limits are refused at construction', () => {
@@ -198,7 +292,7 @@ test('nonsensical limits are refused at construction', () => {
     RangeError,
   );
   assert.throws(
-    () => createFailureLimiter({ perAddress: { attempts: 5, windowSeconds: 0 } }),
+    () => createFailureLimiter({ perDevice: { attempts: 5, windowSeconds: 0 } }),
     RangeError,
   );
 });

@@ -1,4 +1,12 @@
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+  type RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { addressKey } from './address-key.js';
 
 /** How many failed attempts a key may accumulate within a fixed window. */
@@ -7,26 +15,48 @@ export interface AttemptLimit {
   readonly windowSeconds: number;
 }
 
-/** The limits of {@link createFailureLimiter}. */
+/**
+ * The limits of {@link createFailureLimiter}, after OWASP's advice against lock-out as a denial of
+ * service: an attacker meets the tight limit on one username from one address long before the
+ * owner, elsewhere, meets anything; the ceiling on a username alone is high, and a device the
+ * owner signed in from (a valid device cookie) never meets it.
+ */
 export interface FailureLimits {
-  /** Failures against one username, from anywhere: stops a distributed guess at one account. */
-  readonly perUsername: AttemptLimit;
-  /** Failures from one client address (an IPv6 /64), against any username: stops spraying. */
+  /** Failures for one username from one client address (an IPv6 /64): the tight limit. */
+  readonly perUsernameAndAddress: AttemptLimit;
+  /** Failures from one client address, whatever the username: stops spraying. */
   readonly perAddress: AttemptLimit;
+  /** Failures for one username from anywhere: a high ceiling against distributed guessing. */
+  readonly perUsername: AttemptLimit;
+  /** Failures from one trusted device, instead of all the others: its only limit. */
+  readonly perDevice: AttemptLimit;
 }
 
-/** 10 failures per username and 50 per address, per 15 minutes. */
+const FIFTEEN_MINUTES = 15 * 60;
+
+/** Per 15 minutes: 5 failures per username and address, 50 per address, 100 per username, 10 per device. */
 export const DEFAULT_FAILURE_LIMITS: FailureLimits = {
-  perUsername: { attempts: 10, windowSeconds: 15 * 60 },
-  perAddress: { attempts: 50, windowSeconds: 15 * 60 },
+  perUsernameAndAddress: { attempts: 5, windowSeconds: FIFTEEN_MINUTES },
+  perAddress: { attempts: 50, windowSeconds: FIFTEEN_MINUTES },
+  perUsername: { attempts: 100, windowSeconds: FIFTEEN_MINUTES },
+  perDevice: { attempts: 10, windowSeconds: FIFTEEN_MINUTES },
 };
+
+/** A sign-in attempt: from where, as whom, and from which trusted device if any. */
+export interface Attempt {
+  readonly address: string;
+  readonly username: string;
+  /** The id of a valid device cookie for this username (see `deviceCookies`). */
+  readonly device?: string | undefined;
+}
 
 /** Whether an attempt may go ahead, and if not when to come back. */
 export type AttemptVerdict =
   { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 /**
- * Counts failed password attempts per client address and per username, in memory.
+ * Counts failed password attempts: per username and address, per address and per username, or,
+ * from a trusted device, per device alone.
  *
  * Call {@link FailureLimiter.check | check} before verifying a password, then exactly one of
  * `fail`, `succeed` or `release`. An allowed check already counts the attempt as a failure, so a
@@ -35,79 +65,137 @@ export type AttemptVerdict =
  */
 export interface FailureLimiter {
   /** Refuses (429) once a limit is reached; otherwise lets the attempt go ahead, counted. */
-  check(address: string, username: string): Promise<AttemptVerdict>;
+  check(attempt: Attempt): Promise<AttemptVerdict>;
   /** The password was wrong or the user unknown: the attempt stays counted. */
-  fail(address: string, username: string): Promise<void>;
-  /** The password was right: the attempt is uncounted and the username's failures forgotten. */
-  succeed(address: string, username: string): Promise<void>;
+  fail(attempt: Attempt): Promise<void>;
+  /**
+   * The password was right: the attempt is uncounted, and the failures of this username from
+   * this address (or of this device) are forgotten.
+   */
+  succeed(attempt: Attempt): Promise<void>;
   /** The attempt could not be judged (store unavailable): it is uncounted. */
-  release(address: string, username: string): Promise<void>;
+  release(attempt: Attempt): Promise<void>;
+}
+
+/** One kind of counter: its key prefix, how many points it holds, for how many seconds. */
+export interface CounterLimit {
+  readonly keyPrefix: string;
+  readonly points: number;
+  readonly duration: number;
+}
+
+/** Where counters live: rate-limiter-flexible's limiter for a limit. */
+export type CounterStore = (limit: CounterLimit) => RateLimiterAbstract;
+
+/** Counters in this process's memory: several instances each allow the full count. */
+export const countInMemory: CounterStore = (limit) => new RateLimiterMemory(limit);
+
+/**
+ * Counters in Redis, shared by every instance. While Redis cannot answer (down, or slower than
+ * the connection's command timeout) each instance counts in its own memory instead.
+ */
+export function countInRedis(client: Redis): CounterStore {
+  return (limit) =>
+    new RateLimiterRedis({
+      ...limit,
+      keyPrefix: `vouch:${limit.keyPrefix}`,
+      storeClient: client,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(limit),
+    });
 }
 
 /**
- * A {@link FailureLimiter} over rate-limiter-flexible's in-memory counters (per process:
- * several processes each allow the full count).
+ * Counters in PostgreSQL's `login_failures` table (migration 2), shared by every instance. While
+ * the database cannot answer each instance counts in its own memory instead.
+ */
+export function countInPostgres(pool: Pool): CounterStore {
+  return (limit) =>
+    new RateLimiterPostgres({
+      ...limit,
+      storeClient: pool,
+      storeType: 'pool',
+      tableName: 'login_failures',
+      tableCreated: true,
+      insuranceLimiter: new RateLimiterMemory(limit),
+    });
+}
+
+/**
+ * A {@link FailureLimiter} over rate-limiter-flexible's counters, in this process's memory unless
+ * another {@link CounterStore} is given.
  *
  * @example
  * const limiter = createFailureLimiter();
  * const verdict = await limiter.check(request.ip, username);
  * if (!verdict.allowed) reply.code(429).header('retry-after', verdict.retryAfterSeconds);
  */
-export function createFailureLimiter(limits: Partial<FailureLimits> = {}): FailureLimiter {
-  const { perUsername, perAddress } = { ...DEFAULT_FAILURE_LIMITS, ...limits };
-  for (const limit of [perUsername, perAddress]) {
+export function createFailureLimiter(
+  limits: Partial<FailureLimits> = {},
+  counters: CounterStore = countInMemory,
+): FailureLimiter {
+  const chosen = { ...DEFAULT_FAILURE_LIMITS, ...limits };
+  for (const limit of Object.values(chosen)) {
     if (!(Number.isInteger(limit.attempts) && limit.attempts >= 1 && limit.windowSeconds > 0)) {
       throw new RangeError('a failed-attempt limit needs attempts ≥ 1 and a positive window');
     }
   }
-  const byUsername = new RateLimiterMemory({
-    keyPrefix: 'login-username',
-    points: perUsername.attempts,
-    duration: perUsername.windowSeconds,
+  const counter = (keyPrefix: string, limit: AttemptLimit) => ({
+    limit,
+    store: counters({ keyPrefix, points: limit.attempts, duration: limit.windowSeconds }),
   });
-  const byAddress = new RateLimiterMemory({
-    keyPrefix: 'login-address',
-    points: perAddress.attempts,
-    duration: perAddress.windowSeconds,
-  });
+  const pair = counter('login-username-address', chosen.perUsernameAndAddress);
+  const address = counter('login-address', chosen.perAddress);
+  const username = counter('login-username', chosen.perUsername);
+  const device = counter('login-device', chosen.perDevice);
   // Usernames come from the request: bound the memory an oversized one can take.
-  const userKey = (username: string): string => username.slice(0, 128);
+  const userKey = (name: string): string => name.slice(0, 128);
 
-  const uncount = async (limiter: RateLimiterMemory, key: string): Promise<void> => {
+  /** The counters an attempt counts against, each with its key, and whether success forgets it. */
+  const countsOf = (attempt: Attempt) =>
+    attempt.device !== undefined
+      ? [{ ...device, key: attempt.device, forget: true }]
+      : [
+          {
+            ...pair,
+            key: `${addressKey(attempt.address)} ${userKey(attempt.username)}`,
+            forget: true,
+          },
+          { ...address, key: addressKey(attempt.address), forget: false },
+          { ...username, key: userKey(attempt.username), forget: false },
+        ];
+
+  const uncount = async (store: RateLimiterAbstract, key: string): Promise<void> => {
     // A window that expired meanwhile has nothing to give back; do not go below zero.
-    const current = await limiter.get(key);
-    if (current !== null && current.consumedPoints > 0) await limiter.reward(key, 1);
+    const current = await store.get(key);
+    if (current !== null && current.consumedPoints > 0) await store.reward(key, 1);
   };
 
   return {
-    async check(address, username) {
-      const keys = [addressKey(address), userKey(username)] as const;
-      // penalty() never rejects and counts synchronously, so concurrent checks cannot both see
-      // the last free attempt.
-      const [fromAddress, forUser] = await Promise.all([
-        byAddress.penalty(keys[0], 1),
-        byUsername.penalty(keys[1], 1),
-      ]);
-      const over = [
-        ...(fromAddress.consumedPoints > perAddress.attempts ? [fromAddress] : []),
-        ...(forUser.consumedPoints > perUsername.attempts ? [forUser] : []),
-      ];
+    async check(attempt) {
+      const counts = countsOf(attempt);
+      // penalty() counts atomically (in memory, in one Redis script, in one PostgreSQL upsert), so
+      // concurrent checks, on any instance, cannot both see the last free attempt.
+      const checked = await Promise.all(
+        counts.map(async (count) => ({ count, result: await count.store.penalty(count.key, 1) })),
+      );
+      const over = checked
+        .filter(({ count, result }) => result.consumedPoints > count.limit.attempts)
+        .map(({ result }) => result);
       if (over.length === 0) return { allowed: true };
-      await Promise.all([uncount(byAddress, keys[0]), uncount(byUsername, keys[1])]);
+      await Promise.all(counts.map(({ store, key }) => uncount(store, key)));
       return { allowed: false, retryAfterSeconds: retryAfter(over) };
     },
     fail: () => Promise.resolve(),
-    async succeed(address, username) {
-      await Promise.all([
-        uncount(byAddress, addressKey(address)),
-        byUsername.delete(userKey(username)),
-      ]);
+    async succeed(attempt) {
+      await Promise.all(
+        countsOf(attempt).map(({ store, key, forget }) =>
+          forget ? store.delete(key) : uncount(store, key),
+        ),
+      );
     },
-    async release(address, username) {
-      await Promise.all([
-        uncount(byAddress, addressKey(address)),
-        uncount(byUsername, userKey(username)),
-      ]);
+    async release(attempt) {
+      await Promise.all(countsOf(attempt).map(({ store, key }) => uncount(store, key)));
     },
   };
 }

@@ -1,16 +1,16 @@
 // The credential cache over the real SQLite store, with a second connection to the same file
 // standing for another process (the CLI, a second service). The engine always answers with a
 // promise, so an answer that is not a promise came from memory.
+// The credential cache over each real engine (SQLite, PostgreSQL), with another connection to
+// the same database standing for another process (the CLI, a second instance). The engines
+// always answer with a promise, so an answer that is not a promise came from memory.
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { storeEngines, type TestDatabase } from '../../test/helpers/store-engines.js';
 import { cacheCredentials, type CredentialCacheOptions } from './credential-cache.js';
-import { openSqliteStore } from './sqlite-store.js';
-import type { Awaitable, Store, UserRecord } from './store.js';
+import type { Awaitable, ChangeWatcher, Store, UserRecord } from './store.js';
+import { until } from '../../test/helpers/wait.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,246 +18,352 @@ const timeouts = { idleMs: 10 * MINUTE, absoluteMs: HOUR };
 
 interface Fixture {
   readonly store: Store;
-  /** Another connection to the same file: what another process would do. */
-  readonly peer: Database.Database;
+  /** The database, for another connection's SQL: what another process would do. */
+  readonly db: TestDatabase;
   readonly alice: UserRecord;
+  /** The watcher the cache gave the engine, to play the engine's part in a test. */
+  readonly watcher: ChangeWatcher;
 }
 
-async function fixture(
-  t: TestContext,
-  options: Partial<CredentialCacheOptions> = {},
-  wrap: (engine: Store) => Store = (engine) => engine,
-): Promise<Fixture> {
-  const dir = mkdtempSync(join(tmpdir(), 'vouch-cache-'));
-  const file = join(dir, 'vouch.db');
-  const store = cacheCredentials(wrap(openSqliteStore(file)), { ttlMs: HOUR, ...options });
-  const peer = new Database(file);
-  t.after(async () => {
-    peer.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const alice = await store.createUser('alice', 'h', 0);
-  return { store, peer, alice };
-}
+// Lookups a test only looked at, to be settled before its database goes away.
+const looking = new Set<Promise<unknown>>();
 
 /** Whether the answer came from memory. */
 function fromMemory(answer: Awaitable<unknown>): boolean {
-  return !(answer instanceof Promise);
+  if (!(answer instanceof Promise)) return true;
+  looking.add(answer);
+  const settled = () => looking.delete(answer);
+  answer.then(settled, settled);
+  return false;
 }
 
-/** Waits until `condition` holds, failing the test after two seconds. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`not within 2 s: ${what}`);
-    await sleep(5);
-  }
+/** Settles the lookups the test left, before anything else closes. */
+function settleLookups(t: TestContext): void {
+  t.after(() => Promise.allSettled(looking));
 }
 
-test('a found token, key and session are answered from memory on the next lookup', async (t) => {
-  const { store, alice } = await fixture(t);
-  await store.createToken('token', alice.id, HOUR, 0);
-  const app = await store.createApplication('billing', 'vk_abcd1234', 'key', 0);
-  await store.createSession('session', alice.id, 0);
+for (const engine of storeEngines) {
+  describe(`the credential cache on ${engine.name}`, () => {
+    /**
+     * The cache over a fresh database of this engine, once the engine's watch is ready; `undefined`
+     * when the test was skipped. `wrap` may change the engine as the cache sees it.
+     */
+    async function fixture(
+      t: TestContext,
+      options: Partial<CredentialCacheOptions> = {},
+      wrap: (engine: Store) => Store = (engine) => engine,
+    ): Promise<Fixture | undefined> {
+      settleLookups(t);
+      const db = await engine.create(t);
+      if (db === undefined) return undefined;
+      const inner = wrap(await db.open());
+      let given: ChangeWatcher | undefined;
+      let ready = false;
+      const store = cacheCredentials(
+        {
+          ...inner,
+          watchChanges(watcher) {
+            given = watcher;
+            return inner.watchChanges({
+              ...watcher,
+              ready() {
+                ready = true;
+                watcher.ready();
+              },
+            });
+          },
+        },
+        { ttlMs: HOUR, ...options },
+      );
+      t.after(() => store.close());
+      await until(() => ready, "the engine's watch is ready");
+      const alice = await store.createUser('alice', 'h', 0);
+      return { store, db, alice, watcher: given! };
+    }
 
-  const token = store.findToken('token', 1);
-  assert.equal(fromMemory(token), false, 'the first lookup reads the store');
-  assert.deepEqual(await token, { user: alice, expiresAt: HOUR });
-  const again = store.findToken('token', 2);
-  assert.equal(fromMemory(again), true);
-  assert.deepEqual(again, { user: alice, expiresAt: HOUR });
+    it('a found token, key and session are answered from memory on the next lookup', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.createToken('token', alice.id, HOUR, 0);
+      const app = await store.createApplication('billing', 'vk_abcd1234', 'key', 0);
+      await store.createSession('session', alice.id, 0);
 
-  assert.deepEqual(await store.findApplicationByKey('key'), app);
-  const key = store.findApplicationByKey('key');
-  assert.equal(fromMemory(key), true);
-  assert.deepEqual(key, app);
+      const token = store.findToken('token', 1);
+      assert.equal(fromMemory(token), false, 'the first lookup reads the store');
+      assert.deepEqual(await token, { user: alice, expiresAt: HOUR });
+      const again = store.findToken('token', 2);
+      assert.equal(fromMemory(again), true);
+      assert.deepEqual(again, { user: alice, expiresAt: HOUR });
 
-  assert.deepEqual(await store.findSession('session', 1, timeouts), {
-    user: alice,
-    createdAt: 0,
-    lastSeenAt: 0,
+      assert.deepEqual(await store.findApplicationByKey('key'), app);
+      const key = store.findApplicationByKey('key');
+      assert.equal(fromMemory(key), true);
+      assert.deepEqual(key, app);
+
+      assert.deepEqual(await store.findSession('session', 1, timeouts), {
+        user: alice,
+        createdAt: 0,
+        lastSeenAt: 0,
+      });
+      const session = store.findSession('session', 2, timeouts);
+      assert.equal(fromMemory(session), true);
+      assert.deepEqual(session, { user: alice, createdAt: 0, lastSeenAt: 0 });
+    });
+
+    it('unknown credentials are not kept: one created afterwards is found', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      for (let i = 0; i < 3; i++) {
+        const answer = store.findToken('later', 1);
+        assert.equal(fromMemory(answer), false);
+        assert.equal(await answer, undefined);
+      }
+      assert.equal(await store.findApplicationByKey('later'), undefined);
+      assert.equal(await store.findSession('later', 1, timeouts), undefined);
+      await store.createToken('later', alice.id, HOUR, 1);
+      await store.createApplication('late app', 'vk_late', 'later', 1);
+      await store.createSession('later', alice.id, 1);
+      assert.equal((await store.findToken('later', 2))?.user.username, 'alice');
+      assert.equal((await store.findApplicationByKey('later'))?.name, 'late app');
+      assert.equal((await store.findSession('later', 2, timeouts))?.user.username, 'alice');
+    });
+
+    it('revoking a token or a key, or deleting a session, is seen by the very next lookup', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.createToken('other token', alice.id, HOUR, 0);
+      const app = await store.createApplication('billing', 'vk_1', 'key', 0);
+      await store.createApplication('reports', 'vk_2', 'other key', 0);
+      await store.createSession('session', alice.id, 0);
+      for (const lookup of [1, 2]) {
+        await store.findToken('token', lookup);
+        await store.findToken('other token', lookup);
+        await store.findApplicationByKey('key');
+        await store.findApplicationByKey('other key');
+        await store.findSession('session', lookup, timeouts);
+      }
+
+      assert.equal(await store.revokeToken('token', 3), true);
+      assert.equal(await store.findToken('token', 3), undefined);
+      assert.equal(fromMemory(store.findToken('other token', 3)), true, 'other tokens stay');
+
+      assert.equal(await store.revokeApplication(app.id, 3), true);
+      assert.equal(await store.findApplicationByKey('key'), undefined);
+      assert.equal((await store.findApplicationByKey('other key'))?.name, 'reports');
+
+      await store.deleteSession('session');
+      assert.equal(await store.findSession('session', 3, timeouts), undefined);
+    });
+
+    it('a cached token is refused from the instant it expires', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.createToken('token', alice.id, 100, 0);
+      await store.findToken('token', 1);
+      assert.equal(fromMemory(store.findToken('token', 99)), true);
+      assert.equal(await store.findToken('token', 100), undefined);
+      assert.equal(fromMemory(store.findToken('token', 99)), false, 'and it is forgotten');
+    });
+
+    it('a cached session still dies of its timeouts and still has its idle clock written', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, db, alice } = fixed;
+      const lastSeen = async (digest: string) =>
+        (
+          await db.sql<{ last_seen_at: number }>(
+            'SELECT last_seen_at FROM sessions WHERE digest = $1',
+            digest,
+          )
+        )[0]?.last_seen_at;
+      await store.createSession('idle', alice.id, 0);
+      await store.findSession('idle', 1, timeouts);
+      assert.equal(fromMemory(store.findSession('idle', MINUTE - 1, timeouts)), true);
+      // A minute (a tenth of the idle timeout) after the last write, the store writes it again.
+      const refreshed = store.findSession('idle', MINUTE, timeouts);
+      assert.equal(fromMemory(refreshed), false);
+      assert.equal((await refreshed)?.lastSeenAt, MINUTE);
+      assert.equal(await lastSeen('idle'), MINUTE);
+      assert.equal(fromMemory(store.findSession('idle', MINUTE + 1, timeouts)), true);
+      // Idle for ten minutes since that write: dead, and deleted.
+      assert.equal(await store.findSession('idle', 11 * MINUTE, timeouts), undefined);
+      assert.equal(await lastSeen('idle'), undefined);
+
+      // However busy, a session dies an hour after login, even with its idle clock just written.
+      await store.createSession('busy', alice.id, 0);
+      for (let now = 0; now < HOUR; now += 5 * MINUTE) {
+        assert.equal(
+          (await store.findSession('busy', now, timeouts))?.user.id,
+          alice.id,
+          `at ${now}`,
+        );
+      }
+      assert.equal(
+        (await store.findSession('busy', HOUR - MINUTE / 2, timeouts))?.lastSeenAt,
+        HOUR - MINUTE / 2,
+      );
+      assert.equal(await store.findSession('busy', HOUR, timeouts), undefined);
+    });
+
+    it("kinds never mix: a session's digest is no token and no key", async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.createSession('shared', alice.id, 0);
+      await store.findSession('shared', 1, timeouts);
+      assert.equal(await store.findToken('shared', 1), undefined);
+      assert.equal(await store.findApplicationByKey('shared'), undefined);
+    });
+
+    it('a revocation by another connection, even by hand in SQL, is forgotten once reported', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, db, alice } = fixed;
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.createToken('revoked', alice.id, HOUR, 0);
+      const app = await store.createApplication('billing', 'vk_1', 'key', 0);
+      for (let i = 0; i < 2; i++) {
+        await store.findToken('token', 1);
+        await store.findToken('revoked', 1);
+        await store.findApplicationByKey('key');
+      }
+      assert.equal(fromMemory(store.findApplicationByKey('key')), true);
+
+      await db.sql('UPDATE applications SET revoked_at = 2 WHERE id = $1', app.id);
+      await until(() => !fromMemory(store.findApplicationByKey('key')), 'the key is read again');
+      assert.equal(await store.findApplicationByKey('key'), undefined);
+      await db.sql("UPDATE tokens SET revoked_at = 2 WHERE digest = 'revoked'");
+      await until(() => !fromMemory(store.findToken('revoked', 2)), 'the token is read again');
+      assert.equal(await store.findToken('revoked', 2), undefined);
+      // SQLite can only say that something changed; PostgreSQL says what.
+      assert.equal(
+        fromMemory(store.findToken('token', 2)),
+        engine.name === 'PostgreSQL',
+        'another token is kept only where the engine names what changed',
+      );
+    });
+
+    it("the store's own commits make the cache forget nothing", async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.findToken('token', 1);
+      await store.createUser('bob', 'h', 1);
+      await store.createSession('session', alice.id, 1);
+      // Long enough for any notice of those commits to arrive and be settled.
+      await sleep(200);
+      assert.equal(fromMemory(store.findToken('token', 2)), true);
+    });
+
+    it('a lookup under way when something is forgotten keeps nothing', async (t) => {
+      // An engine that answers late, as one over the network does: the row is read at once (before
+      // the revocation), and the answer arrives after the revocation has completed.
+      const fixed = await fixture(t, {}, (inner) => ({
+        ...inner,
+        findApplicationByKey(keyDigest) {
+          const answer = inner.findApplicationByKey(keyDigest);
+          return sleep(20).then(() => answer);
+        },
+      }));
+      if (fixed === undefined) return;
+      const { store } = fixed;
+      const app = await store.createApplication('billing', 'vk_1', 'key', 0);
+      const racing = store.findApplicationByKey('key');
+      assert.equal(await store.revokeApplication(app.id, 1), true);
+      assert.deepEqual(await racing, app, 'read before the revocation');
+      const next = store.findApplicationByKey('key');
+      assert.equal(fromMemory(next), false, 'the stale answer was not kept');
+      assert.equal(await next, undefined);
+    });
+
+    it('nothing is kept longer than ttlMs', async (t) => {
+      const fixed = await fixture(t, { ttlMs: 30 });
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.findToken('token', 1);
+      assert.equal(fromMemory(store.findToken('token', 1)), true);
+      await sleep(60);
+      assert.equal(fromMemory(store.findToken('token', 1)), false);
+    });
+
+    it('at most maxEntries of each kind are kept, the least recently used going first', async (t) => {
+      const fixed = await fixture(t, { maxEntries: 2 });
+      if (fixed === undefined) return;
+      const { store } = fixed;
+      for (const key of ['a', 'b', 'c']) await store.createApplication(key, `vk_${key}`, key, 0);
+      for (const key of ['a', 'b', 'c']) await store.findApplicationByKey(key);
+      assert.equal(fromMemory(store.findApplicationByKey('c')), true);
+      assert.equal(fromMemory(store.findApplicationByKey('b')), true);
+      assert.equal(fromMemory(store.findApplicationByKey('a')), false);
+    });
+
+    it('while the store cannot report changes the cache is off, and says so; then on again', async (t) => {
+      const events: string[] = [];
+      const fixed = await fixture(t, {
+        onDisabled: (error) => events.push(`off: ${error.message}`),
+        onEnabled: () => events.push('on'),
+      });
+      if (fixed === undefined) return;
+      const { store, watcher } = fixed;
+      await store.createApplication('billing', 'vk_1', 'key', 0);
+      await store.findApplicationByKey('key');
+      assert.equal(fromMemory(store.findApplicationByKey('key')), true);
+
+      watcher.lost(new Error('watch lost'));
+      watcher.lost(new Error('still lost'));
+      assert.deepEqual(events, ['off: watch lost'], 'said once');
+      for (let i = 0; i < 3; i++) {
+        const answer = store.findApplicationByKey('key');
+        assert.equal(fromMemory(answer), false);
+        assert.equal((await answer)?.name, 'billing');
+      }
+
+      watcher.ready();
+      assert.deepEqual(events, ['off: watch lost', 'on']);
+      await store.findApplicationByKey('key');
+      assert.equal(fromMemory(store.findApplicationByKey('key')), true);
+    });
+
+    it('while a change is pending nothing is served from memory, and nothing is said', async (t) => {
+      const events: string[] = [];
+      const fixed = await fixture(t, {
+        onDisabled: () => events.push('off'),
+        onEnabled: () => events.push('on'),
+      });
+      if (fixed === undefined) return;
+      const { store, watcher } = fixed;
+      await store.createApplication('billing', 'vk_1', 'key', 0);
+      await store.findApplicationByKey('key');
+      assert.equal(fromMemory(store.findApplicationByKey('key')), true);
+      watcher.pending();
+      for (let i = 0; i < 2; i++)
+        assert.equal(fromMemory(store.findApplicationByKey('key')), false);
+      watcher.ready();
+      await store.findApplicationByKey('key');
+      assert.equal(fromMemory(store.findApplicationByKey('key')), true);
+      assert.deepEqual(events, [], 'a pending change is no outage');
+    });
+
+    it('nothing is kept before the store says its watch is ready', async (t) => {
+      settleLookups(t);
+      const db = await engine.create(t);
+      if (db === undefined) return;
+      const inner = await db.open();
+      const store = cacheCredentials({ ...inner, watchChanges: () => () => {} }, { ttlMs: HOUR });
+      t.after(() => store.close());
+      await store.createApplication('billing', 'vk_1', 'key', 0);
+      for (let i = 0; i < 3; i++) {
+        const answer = store.findApplicationByKey('key');
+        assert.equal(fromMemory(answer), false);
+        assert.equal((await answer)?.name, 'billing');
+      }
+    });
   });
-  const session = store.findSession('session', 2, timeouts);
-  assert.equal(fromMemory(session), true);
-  assert.deepEqual(session, { user: alice, createdAt: 0, lastSeenAt: 0 });
-});
-
-test('unknown credentials are not kept: one created afterwards is found', async (t) => {
-  const { store, alice } = await fixture(t);
-  for (let i = 0; i < 3; i++) {
-    const answer = store.findToken('later', 1);
-    assert.equal(fromMemory(answer), false);
-    assert.equal(await answer, undefined);
-  }
-  assert.equal(await store.findApplicationByKey('later'), undefined);
-  assert.equal(await store.findSession('later', 1, timeouts), undefined);
-  await store.createToken('later', alice.id, HOUR, 1);
-  await store.createApplication('late app', 'vk_late', 'later', 1);
-  await store.createSession('later', alice.id, 1);
-  assert.equal((await store.findToken('later', 2))?.user.username, 'alice');
-  assert.equal((await store.findApplicationByKey('later'))?.name, 'late app');
-  assert.equal((await store.findSession('later', 2, timeouts))?.user.username, 'alice');
-});
-
-test('revoking a token or a key, or deleting a session, is seen by the very next lookup', async (t) => {
-  const { store, alice } = await fixture(t);
-  await store.createToken('token', alice.id, HOUR, 0);
-  await store.createToken('other token', alice.id, HOUR, 0);
-  const app = await store.createApplication('billing', 'vk_1', 'key', 0);
-  await store.createApplication('reports', 'vk_2', 'other key', 0);
-  await store.createSession('session', alice.id, 0);
-  for (const lookup of [1, 2]) {
-    await store.findToken('token', lookup);
-    await store.findToken('other token', lookup);
-    await store.findApplicationByKey('key');
-    await store.findApplicationByKey('other key');
-    await store.findSession('session', lookup, timeouts);
-  }
-
-  assert.equal(await store.revokeToken('token', 3), true);
-  assert.equal(await store.findToken('token', 3), undefined);
-  assert.equal(fromMemory(store.findToken('other token', 3)), true, 'other tokens stay');
-
-  assert.equal(await store.revokeApplication(app.id, 3), true);
-  assert.equal(await store.findApplicationByKey('key'), undefined);
-  assert.equal((await store.findApplicationByKey('other key'))?.name, 'reports');
-
-  await store.deleteSession('session');
-  assert.equal(await store.findSession('session', 3, timeouts), undefined);
-});
-
-test('a cached token is refused from the instant it expires', async (t) => {
-  const { store, alice } = await fixture(t);
-  await store.createToken('token', alice.id, 100, 0);
-  await store.findToken('token', 1);
-  assert.equal(fromMemory(store.findToken('token', 99)), true);
-  assert.equal(await store.findToken('token', 100), undefined);
-  assert.equal(fromMemory(store.findToken('token', 99)), false, 'and it is forgotten');
-});
-
-test('a cached session still dies of its timeouts and still has its idle clock written', async (t) => {
-  const { store, peer, alice } = await fixture(t);
-  const lastSeen = peer
-    .prepare<[string], number>('SELECT last_seen_at FROM sessions WHERE digest = ?')
-    .pluck();
-  await store.createSession('idle', alice.id, 0);
-  await store.findSession('idle', 1, timeouts);
-  assert.equal(fromMemory(store.findSession('idle', MINUTE - 1, timeouts)), true);
-  // A minute (a tenth of the idle timeout) after the last write, the store writes it again.
-  const refreshed = store.findSession('idle', MINUTE, timeouts);
-  assert.equal(fromMemory(refreshed), false);
-  assert.equal((await refreshed)?.lastSeenAt, MINUTE);
-  assert.equal(lastSeen.get('idle'), MINUTE);
-  assert.equal(fromMemory(store.findSession('idle', MINUTE + 1, timeouts)), true);
-  // Idle for ten minutes since that write: dead, and deleted.
-  assert.equal(await store.findSession('idle', 11 * MINUTE, timeouts), undefined);
-  assert.equal(lastSeen.get('idle'), undefined);
-
-  // However busy, a session dies an hour after login, even with its idle clock just written.
-  await store.createSession('busy', alice.id, 0);
-  for (let now = 0; now < HOUR; now += 5 * MINUTE) {
-    assert.equal((await store.findSession('busy', now, timeouts))?.user.id, alice.id, `at ${now}`);
-  }
-  assert.equal(
-    (await store.findSession('busy', HOUR - MINUTE / 2, timeouts))?.lastSeenAt,
-    HOUR - MINUTE / 2,
-  );
-  assert.equal(await store.findSession('busy', HOUR, timeouts), undefined);
-});
-
-test("kinds never mix: a session's digest is no token and no key", async (t) => {
-  const { store, alice } = await fixture(t);
-  await store.createSession('shared', alice.id, 0);
-  await store.findSession('shared', 1, timeouts);
-  assert.equal(await store.findToken('shared', 1), undefined);
-  assert.equal(await store.findApplicationByKey('shared'), undefined);
-});
-
-test("another connection's commit makes the cache forget everything", async (t) => {
-  const { store, peer, alice } = await fixture(t);
-  await store.createToken('token', alice.id, HOUR, 0);
-  const app = await store.createApplication('billing', 'vk_1', 'key', 0);
-  await store.findToken('token', 1);
-  await store.findApplicationByKey('key');
-  assert.equal(fromMemory(store.findApplicationByKey('key')), true);
-
-  peer.prepare('UPDATE applications SET revoked_at = 2 WHERE id = ?').run(app.id);
-  await until(() => !fromMemory(store.findApplicationByKey('key')), 'the key is read again');
-  assert.equal(await store.findApplicationByKey('key'), undefined);
-  assert.equal(fromMemory(store.findToken('token', 2)), false, 'the token is read again too');
-});
-
-test("the store's own commits make the cache forget nothing", async (t) => {
-  const { store, alice } = await fixture(t);
-  await store.createToken('token', alice.id, HOUR, 0);
-  await store.findToken('token', 1);
-  await store.createUser('bob', 'h', 1);
-  await store.createSession('session', alice.id, 1);
-  // Long enough for the file system's notices of those commits to arrive and be settled.
-  await sleep(200);
-  assert.equal(fromMemory(store.findToken('token', 2)), true);
-});
-
-test('a lookup under way when something is forgotten keeps nothing', async (t) => {
-  // An engine that answers late, as one over the network does: the row is read at once (before
-  // the revocation), and the answer arrives after the revocation has completed.
-  const { store } = await fixture(t, {}, (engine) => ({
-    ...engine,
-    findApplicationByKey(keyDigest) {
-      const answer = engine.findApplicationByKey(keyDigest);
-      return sleep(20).then(() => answer);
-    },
-  }));
-  const app = await store.createApplication('billing', 'vk_1', 'key', 0);
-  const racing = store.findApplicationByKey('key');
-  assert.equal(await store.revokeApplication(app.id, 1), true);
-  assert.deepEqual(await racing, app, 'read before the revocation');
-  const next = store.findApplicationByKey('key');
-  assert.equal(fromMemory(next), false, 'the stale answer was not kept');
-  assert.equal(await next, undefined);
-});
-
-test('nothing is kept longer than ttlMs', async (t) => {
-  const { store, alice } = await fixture(t, { ttlMs: 30 });
-  await store.createToken('token', alice.id, HOUR, 0);
-  await store.findToken('token', 1);
-  assert.equal(fromMemory(store.findToken('token', 1)), true);
-  await sleep(60);
-  assert.equal(fromMemory(store.findToken('token', 1)), false);
-});
-
-test('at most maxEntries of each kind are kept, the least recently used going first', async (t) => {
-  const { store } = await fixture(t, { maxEntries: 2 });
-  for (const key of ['a', 'b', 'c']) await store.createApplication(key, `vk_${key}`, key, 0);
-  for (const key of ['a', 'b', 'c']) await store.findApplicationByKey(key);
-  assert.equal(fromMemory(store.findApplicationByKey('c')), true);
-  assert.equal(fromMemory(store.findApplicationByKey('b')), true);
-  assert.equal(fromMemory(store.findApplicationByKey('a')), false);
-});
-
-test('when the store can no longer report commits, the cache turns off and says so', async (t) => {
-  const reported: Error[] = [];
-  let fail: (error: Error) => void = () => {};
-  const { store } = await fixture(t, { onDisabled: (error) => reported.push(error) }, (engine) => ({
-    ...engine,
-    watchForeignCommits(listener, onError) {
-      fail = onError;
-      return engine.watchForeignCommits(listener, () => {});
-    },
-  }));
-  await store.createApplication('billing', 'vk_1', 'key', 0);
-  await store.findApplicationByKey('key');
-  assert.equal(fromMemory(store.findApplicationByKey('key')), true);
-
-  fail(new Error('watch lost'));
-  assert.deepEqual(
-    reported.map((error) => error.message),
-    ['watch lost'],
-  );
-  for (let i = 0; i < 3; i++) {
-    const answer = store.findApplicationByKey('key');
-    assert.equal(fromMemory(answer), false);
-    assert.equal((await answer)?.name, 'billing');
-  }
-});
+}

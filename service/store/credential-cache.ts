@@ -4,6 +4,7 @@ import {
   mapAwaitable,
   type ApplicationRecord,
   type Awaitable,
+  type CredentialChange,
   type LiveSession,
   type LiveToken,
   type Store,
@@ -16,10 +17,12 @@ export interface CredentialCacheOptions {
   /** How many answers of each kind are kept at most (default 10,000). */
   readonly maxEntries?: number;
   /**
-   * Called once when the store can no longer report other processes' commits; from then on the
-   * cache is off and every lookup reads the store.
+   * Called when the store can no longer report changes: until it can again, the cache is off and
+   * every lookup reads the store.
    */
   readonly onDisabled?: (error: Error) => void;
+  /** Called when the store can report changes again after `onDisabled`: the cache is back on. */
+  readonly onEnabled?: () => void;
 }
 
 /** The default of {@link CredentialCacheOptions.maxEntries}. */
@@ -33,12 +36,14 @@ export const DEFAULT_CACHE_ENTRIES = 10_000;
  * A cached answer is never staler than the database as this process can see it:
  * - writes through this store that take a credential away (revoking a token or a key, deleting a
  *   session) forget it as soon as they complete;
- * - a commit by any other connection (the CLI revoking a key, another service process logging a
- *   session out) forgets everything, as soon as the store reports it (`watchForeignCommits`);
+ * - a change committed by any other connection (the CLI revoking a key, another service instance
+ *   logging a session out) forgets what it may have taken away as soon as the store reports it
+ *   (`watchChanges`): that credential, or everything when the store cannot say which;
  * - a lookup that was under way while anything was forgotten keeps nothing;
  * - expiry, idle and absolute timeouts are judged on every hit, and a session's idle clock is
  *   still written by the store when stale;
- * - when the store cannot report commits any more, the cache turns itself off;
+ * - nothing is kept until the store's watch is established, nor while a change it cannot tell
+ *   yet is pending, nor while the watch is lost;
  * - whatever happens, nothing is kept longer than `ttlMs`.
  *
  * Only found credentials are kept (a flood of unknown ones cannot fill it, and a credential
@@ -54,8 +59,9 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
   const sessions = new LRUCache<string, LiveSession>(settings);
   // Bumped whenever anything is forgotten: a lookup begun before keeps nothing.
   let generation = 0;
-  // Once off, nothing is kept, so every lookup misses.
-  let enabled = true;
+  // Nothing is kept unless the store reports changes: not before its watch is ready, nor while a
+  // change is pending, nor while the watch is lost.
+  let state: 'starting' | 'on' | 'pending' | 'off' = 'starting';
 
   const forgetAll = () => {
     generation += 1;
@@ -63,10 +69,31 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     applications.clear();
     sessions.clear();
   };
-  const stopWatching = store.watchForeignCommits(forgetAll, (error) => {
-    enabled = false;
-    forgetAll();
-    options.onDisabled?.(error);
+  const forget = (change: CredentialChange) => {
+    generation += 1;
+    if (change.kind === 'token') tokens.delete(change.digest);
+    else if (change.kind === 'session') sessions.delete(change.digest);
+    else if (change.kind === 'applications') applications.clear();
+    else forgetAll();
+  };
+  const stopWatching = store.watchChanges({
+    ready() {
+      forgetAll();
+      const wasOff = state === 'off';
+      state = 'on';
+      if (wasOff) options.onEnabled?.();
+    },
+    changed: forget,
+    pending() {
+      forgetAll();
+      if (state === 'on') state = 'pending';
+    },
+    lost(error) {
+      forgetAll();
+      if (state === 'off') return;
+      state = 'off';
+      options.onDisabled?.(error);
+    },
   });
 
   /** Reads through the store; keeps what it finds unless something was forgotten meanwhile. */
@@ -78,19 +105,18 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     const begun = generation;
     const keep = (value: V | undefined): V | undefined => {
       if (value === undefined) cache.delete(key);
-      else if (enabled && generation === begun) cache.set(key, value);
+      else if (state === 'on' && generation === begun) cache.set(key, value);
       return value;
     };
     return mapAwaitable(read(), keep);
   }
 
   /** Runs a write, then forgets what it may have changed, whether or not it succeeded. */
-  async function thenForget<T>(write: Promise<T>, forget: () => void): Promise<T> {
+  async function thenForget<T>(write: Promise<T>, change: CredentialChange): Promise<T> {
     try {
       return await write;
     } finally {
-      generation += 1;
-      forget();
+      forget(change);
     }
   }
 
@@ -115,7 +141,7 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
       return readThrough(tokens, tokenDigest, () => store.findToken(tokenDigest, now));
     },
     revokeToken: (tokenDigest, now) =>
-      thenForget(store.revokeToken(tokenDigest, now), () => tokens.delete(tokenDigest)),
+      thenForget(store.revokeToken(tokenDigest, now), { kind: 'token', digest: tokenDigest }),
 
     createApplication: (name, keyPrefix, keyDigest, now) =>
       store.createApplication(name, keyPrefix, keyDigest, now),
@@ -127,9 +153,7 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     listApplications: () => store.listApplications(),
     // Keyed by digest, not id: forget every key (revocations are rare).
     revokeApplication: (id, now) =>
-      thenForget(store.revokeApplication(id, now), () => {
-        applications.clear();
-      }),
+      thenForget(store.revokeApplication(id, now), { kind: 'applications' }),
 
     createSession: (sessionDigest, userId, now) => store.createSession(sessionDigest, userId, now),
     findSession(sessionDigest, now, timeouts) {
@@ -147,10 +171,10 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
       );
     },
     deleteSession: (sessionDigest) =>
-      thenForget(store.deleteSession(sessionDigest), () => sessions.delete(sessionDigest)),
+      thenForget(store.deleteSession(sessionDigest), { kind: 'session', digest: sessionDigest }),
 
     getSetting: (name) => store.getSetting(name),
     setSettingIfAbsent: (name, value) => store.setSettingIfAbsent(name, value),
-    watchForeignCommits: (listener, onError) => store.watchForeignCommits(listener, onError),
+    watchChanges: (watcher) => store.watchChanges(watcher),
   };
 }

@@ -7,6 +7,24 @@ export interface SessionRow {
   readonly user: UserRecord;
 }
 
+/** A session row as both engines' statements select it, joined with its user. */
+export interface JoinedSessionRow {
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+  readonly userId: number;
+  readonly username: string;
+  readonly userCreatedAt: number;
+}
+
+/** A joined row as a {@link SessionRow}. */
+export function sessionOf(row: JoinedSessionRow): SessionRow {
+  return {
+    createdAt: row.createdAt,
+    lastSeenAt: row.lastSeenAt,
+    user: { id: row.userId, username: row.username, createdAt: row.userCreatedAt },
+  };
+}
+
 /** What {@link findLiveSession} needs from an engine: three single-statement operations. */
 export interface SessionRows {
   /** The session with this digest, or `undefined`. */

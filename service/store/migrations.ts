@@ -1,13 +1,17 @@
-import type { Database } from 'better-sqlite3';
-
-/** One step of the schema's history; never edit one that has shipped, add the next. */
+/**
+ * One step of the schema's history, in each engine's dialect; never edit one that has shipped,
+ * add the next. Both engines count the same versions, so a database of either is at a version
+ * that means the same thing.
+ */
 export interface Migration {
-  /** `PRAGMA user_version` once applied: 1, 2, 3… without gaps. */
+  /** The schema version once applied: 1, 2, 3… without gaps. */
   readonly version: number;
   /** What the step does, for error messages. */
   readonly description: string;
-  /** The SQL to run, possibly several statements. */
-  readonly sql: string;
+  /** The step in SQLite's dialect, possibly several statements, possibly none. */
+  readonly sqlite: string;
+  /** The step in PostgreSQL's dialect, possibly several statements, possibly none. */
+  readonly postgres: string;
 }
 
 /** The service's schema, oldest first. Times are integer milliseconds since the epoch. */
@@ -15,7 +19,7 @@ export const migrations: readonly Migration[] = [
   {
     version: 1,
     description: 'users, tokens, applications, sessions, settings',
-    sql: `
+    sqlite: `
       CREATE TABLE users (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         username TEXT NOT NULL UNIQUE,
@@ -55,38 +59,103 @@ export const migrations: readonly Migration[] = [
         value TEXT NOT NULL
       ) STRICT, WITHOUT ROWID;
     `,
+    postgres: `
+      CREATE TABLE users (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        username text NOT NULL UNIQUE,
+        password_hash text NOT NULL,
+        created_at bigint NOT NULL
+      );
+
+      CREATE TABLE tokens (
+        digest text PRIMARY KEY,
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL,
+        revoked_at bigint
+      );
+      CREATE INDEX tokens_by_user ON tokens (user_id);
+      CREATE INDEX tokens_by_expiry ON tokens (expires_at);
+
+      CREATE TABLE applications (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        name text NOT NULL,
+        key_prefix text NOT NULL,
+        key_digest text NOT NULL UNIQUE,
+        created_at bigint NOT NULL,
+        revoked_at bigint
+      );
+
+      CREATE TABLE sessions (
+        digest text PRIMARY KEY,
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        created_at bigint NOT NULL,
+        last_seen_at bigint NOT NULL
+      );
+      CREATE INDEX sessions_by_user ON sessions (user_id);
+
+      CREATE TABLE settings (
+        name text PRIMARY KEY,
+        value text NOT NULL
+      );
+    `,
+  },
+  {
+    version: 2,
+    description: 'failed sign-in counters and change notifications shared by instances',
+    // One machine: SQLite's instances count failures in memory and see changes through the file.
+    sqlite: '',
+    // The counters' table has the shape rate-limiter-flexible's RateLimiterPostgres expects.
+    // Every change that can take a credential away is announced on the vouch_credentials channel
+    // when its transaction commits, whoever makes it (the service, the CLI, a cascade, psql).
+    postgres: `
+      CREATE TABLE login_failures (
+        key varchar(255) PRIMARY KEY,
+        points integer NOT NULL DEFAULT 0,
+        expire bigint
+      );
+
+      CREATE FUNCTION vouch_credential_row_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('vouch_credentials', TG_ARGV[0] || ':' || OLD.digest);
+        RETURN NULL;
+      END
+      $$;
+      CREATE FUNCTION vouch_credentials_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('vouch_credentials', TG_ARGV[0]);
+        RETURN NULL;
+      END
+      $$;
+
+      CREATE TRIGGER tokens_revoked AFTER UPDATE OF revoked_at OR DELETE ON tokens
+        FOR EACH ROW EXECUTE FUNCTION vouch_credential_row_changed('token');
+      CREATE TRIGGER sessions_deleted AFTER DELETE ON sessions
+        FOR EACH ROW EXECUTE FUNCTION vouch_credential_row_changed('session');
+      CREATE TRIGGER applications_changed AFTER UPDATE OR DELETE ON applications
+        FOR EACH STATEMENT EXECUTE FUNCTION vouch_credentials_changed('applications');
+      CREATE TRIGGER users_changed AFTER UPDATE OR DELETE ON users
+        FOR EACH STATEMENT EXECUTE FUNCTION vouch_credentials_changed('all');
+    `,
   },
 ];
 
-/**
- * Brings a database up to the latest schema: each pending migration runs in its own
- * `BEGIN IMMEDIATE` transaction together with the `user_version` bump, so a crash leaves the
- * database at a whole version and two processes starting at once cannot both apply a step.
- * Returns the version reached. Refuses a database newer than this program knows.
- */
-export function migrate(db: Database, steps: readonly Migration[] = migrations): number {
-  steps.forEach((step, index) => {
-    if (step.version !== index + 1) throw new Error('migrations must be numbered 1, 2, 3…');
-  });
-  const latest = steps.length;
-  const current = userVersion(db);
-  if (current > latest) {
-    throw new Error(
-      `the database is at schema version ${current}, newer than this program knows (${latest})`,
-    );
-  }
-  for (const step of steps.slice(current)) {
-    db.transaction(() => {
-      // Another process may have applied it between our read and our write lock.
-      if (userVersion(db) >= step.version) return;
-      db.exec(step.sql);
-      db.pragma(`user_version = ${step.version}`);
-    }).immediate();
-  }
-  return userVersion(db);
+/** The schema cannot be brought up to date: the database is newer, or the steps are wrong. */
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
 }
 
-/** The schema version recorded in the database (0 for a new one). */
-export function userVersion(db: Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
+/** Refuses a list of steps that is not numbered 1, 2, 3… (a programming error). */
+export function checkNumbering(steps: readonly Migration[]): void {
+  steps.forEach((step, index) => {
+    if (step.version !== index + 1)
+      throw new MigrationError('migrations must be numbered 1, 2, 3…');
+  });
+}
+
+/** The error for a database migrated by a newer program than this one. */
+export function tooNew(current: number, latest: number): MigrationError {
+  return new MigrationError(
+    `the database is at schema version ${current}, newer than this program knows (${latest})`,
+  );
 }

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { ConfigurationError } from 'vouch';
-import { DEFAULT_DATABASE_URL, openStore, sqlitePath } from './open-store.js';
+import {
+  databaseEngine,
+  DEFAULT_DATABASE_URL,
+  openStore,
+  sqlitePath,
+  withoutPassword,
+} from './open-store.js';
 
 test('the default is a file under ./data', () => {
   assert.equal(DEFAULT_DATABASE_URL, 'sqlite:./data/vouch.db');
@@ -21,19 +27,25 @@ test('sqlite: URLs name relative files, absolute files or memory', () => {
   assert.equal(sqlitePath('SQLite::memory:'), ':memory:');
 });
 
-test('PostgreSQL and Redis are not supported yet, and the message never echoes the URL', () => {
+test('postgres:// and postgresql:// name PostgreSQL; sqlite: names SQLite', () => {
+  assert.equal(databaseEngine('postgres://admin:hunter2@db/vouch'), 'postgres');
+  assert.equal(databaseEngine('PostgreSQL://admin@db:5433/vouch?sslmode=require'), 'postgres');
+  assert.equal(databaseEngine('sqlite::memory:'), 'sqlite');
+});
+
+test('Redis, another scheme or an unparseable URL is refused, never echoing the URL', () => {
   for (const url of [
-    'postgres://admin:hunter2@db/vouch',
-    'postgresql://admin:hunter2@db/vouch',
     'redis://:hunter2@cache:6379',
     'rediss://:hunter2@cache:6379',
+    'mysql://u:hunter2@h/d',
+    'postgres://u:hunter2@[db/vouch',
   ]) {
     assert.throws(
-      () => sqlitePath(url),
+      () => databaseEngine(url),
       (error: unknown) => {
-        assert.ok(error instanceof ConfigurationError);
+        assert.ok(error instanceof ConfigurationError, url);
         assert.equal(error.code, 'VOUCH_ERR_CONFIGURATION');
-        assert.match(error.message, /^DATABASE_URL: (PostgreSQL|Redis) is not supported yet/);
+        assert.match(error.message, /^DATABASE_URL must look like/);
         assert.doesNotMatch(error.message, /hunter2/);
         return true;
       },
@@ -41,8 +53,18 @@ test('PostgreSQL and Redis are not supported yet, and the message never echoes t
   }
 });
 
+test('messages show a URL without its password', () => {
+  assert.equal(
+    withoutPassword('postgres://admin:hunter2@db:5432/vouch'),
+    'postgres://admin@db:5432/vouch',
+  );
+  assert.equal(withoutPassword('redis://:hunter2@cache:6379/2'), 'redis://cache:6379/2');
+  assert.equal(withoutPassword('sqlite:./data/vouch.db'), 'sqlite:./data/vouch.db');
+  assert.equal(withoutPassword('postgres://u:hunter2@[db'), '(a URL that does not parse)');
+});
+
 test('anything else is a clear error naming DATABASE_URL', () => {
-  for (const url of ['', './data/vouch.db', 'mysql://u:hunter2@h/d', 'sqlite:', 'sqlite://']) {
+  for (const url of ['', './data/vouch.db', 'postgres://u:hunter2@h/d', 'sqlite:', 'sqlite://']) {
     assert.throws(
       () => sqlitePath(url),
       (error: unknown) => {
@@ -65,7 +87,7 @@ test('openStore opens and migrates the file, creating its folder', async (t) => 
   assert.equal(await store.countUsers(), 0);
   await store.close();
   assert.ok(existsSync(file));
-  await assert.rejects(openStore('postgres://db/vouch'), ConfigurationError);
+  await assert.rejects(openStore('mysql://db/vouch'), ConfigurationError);
   const memory = await openStore('sqlite::memory:');
   await memory.ping();
   await memory.close();

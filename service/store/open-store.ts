@@ -1,11 +1,19 @@
 import { ConfigurationError } from 'vouch';
 import { resolve } from 'node:path';
+import { shareChangesOverRedis } from '../redis/share-changes.js';
+import type { RedisConnection } from '../redis/open-redis.js';
 import { cacheCredentials, type CredentialCacheOptions } from './credential-cache.js';
-import { openSqliteStore, type SqliteStoreOptions } from './sqlite-store.js';
+import { openPostgresStore } from './postgres-store.js';
+import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
 /** Options of {@link openStore}. */
-export interface OpenStoreOptions extends SqliteStoreOptions {
+export interface OpenStoreOptions {
+  /**
+   * Share revocations and logouts with the other instances over this Redis connection's pub/sub,
+   * instead of the engine's own watch.
+   */
+  readonly redis?: RedisConnection | undefined;
   /** Keep found credentials in memory (see `cacheCredentials`); `false` reads the database every time. */
   readonly credentialCache?: CredentialCacheOptions | false;
 }
@@ -13,20 +21,30 @@ export interface OpenStoreOptions extends SqliteStoreOptions {
 /** Where the data lives when `DATABASE_URL` is not set. */
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/vouch.db';
 
+/** The engines a `DATABASE_URL` can name. */
+export type DatabaseEngine = 'sqlite' | 'postgres';
+
 /**
- * Opens the store a `DATABASE_URL` names: `sqlite:./relative/path` (from the working directory),
- * `sqlite:/absolute/path` or `sqlite::memory:`. Anything else is a `ConfigurationError` naming
- * `DATABASE_URL` (never echoing the URL, which may hold a password). Found credentials are kept
- * in memory unless `credentialCache` is `false`.
+ * Opens (creating and migrating as needed) the store a `DATABASE_URL` names:
+ * `sqlite:./relative/path` (from the working directory), `sqlite:/absolute/path`,
+ * `sqlite::memory:`, or `postgres://user:password@host:port/database` (also `postgresql://`).
+ * A URL of another form is a `ConfigurationError` naming `DATABASE_URL` (never echoing the URL,
+ * which may hold a password); a server that cannot be reached is `StoreUnavailableError`. Found
+ * credentials are kept in memory unless `credentialCache` is `false`.
  *
  * @example const store = await openStore(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
  */
-export function openStore(databaseUrl: string, options: OpenStoreOptions = {}): Promise<Store> {
-  const { credentialCache = { ttlMs: DEFAULT_CACHE_TTL_MS }, ...engine } = options;
-  return new Promise((resolve) => {
-    const store = openSqliteStore(sqlitePath(databaseUrl), engine);
-    resolve(credentialCache === false ? store : cacheCredentials(store, credentialCache));
-  });
+export async function openStore(
+  databaseUrl: string,
+  options: OpenStoreOptions = {},
+): Promise<Store> {
+  const { credentialCache = { ttlMs: DEFAULT_CACHE_TTL_MS }, redis } = options;
+  const engine =
+    databaseEngine(databaseUrl) === 'postgres'
+      ? await openPostgresStore(databaseUrl)
+      : openSqliteStore(sqlitePath(databaseUrl));
+  const shared = redis === undefined ? engine : shareChangesOverRedis(engine, redis);
+  return credentialCache === false ? shared : cacheCredentials(shared, credentialCache);
 }
 
 /** How long a found credential is kept in memory at most, unless configured otherwise. */
@@ -35,28 +53,32 @@ export const DEFAULT_CACHE_TTL_MS = 10_000;
 /** The `credentialCache` option for a configured lifetime (`CREDENTIAL_CACHE_SECONDS`): 0 is off. */
 export function credentialCache(
   ttlMs: number,
-  onDisabled?: (error: Error) => void,
+  events: Pick<CredentialCacheOptions, 'onDisabled' | 'onEnabled'> = {},
 ): CredentialCacheOptions | false {
   if (ttlMs === 0) return false;
-  return onDisabled === undefined ? { ttlMs } : { ttlMs, onDisabled };
+  return { ttlMs, ...events };
+}
+
+const USAGE =
+  'DATABASE_URL must look like sqlite:./data/vouch.db, sqlite:/absolute/path, sqlite::memory: ' +
+  'or postgres://user:password@host:5432/database';
+
+/** Which engine a `DATABASE_URL` names; a `ConfigurationError` for anything else. */
+export function databaseEngine(databaseUrl: string): DatabaseEngine {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(databaseUrl)?.[1]?.toLowerCase();
+  if (scheme === 'sqlite') return 'sqlite';
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    if (!URL.canParse(databaseUrl)) throw new ConfigurationError(`${USAGE}; it does not parse`);
+    return 'postgres';
+  }
+  throw new ConfigurationError(
+    scheme === undefined ? USAGE : `${USAGE}; the scheme "${scheme}:" is not supported`,
+  );
 }
 
 /** The file a `sqlite:` URL names, resolved from the working directory, or `:memory:`. */
 export function sqlitePath(databaseUrl: string): string {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(databaseUrl)?.[1]?.toLowerCase();
-  if (scheme === undefined) {
-    throw new ConfigurationError(
-      'DATABASE_URL must look like sqlite:./data/vouch.db, sqlite:/absolute/path or sqlite::memory:',
-    );
-  }
-  if (scheme !== 'sqlite') {
-    const engine = ['postgres', 'postgresql', 'redis', 'rediss'].includes(scheme)
-      ? `${scheme.startsWith('postgres') ? 'PostgreSQL' : 'Redis'} is not supported yet`
-      : `the scheme "${scheme}:" is not supported`;
-    throw new ConfigurationError(
-      `DATABASE_URL: ${engine}; use sqlite:<path> (for example sqlite:./data/vouch.db)`,
-    );
-  }
+  if (databaseEngine(databaseUrl) !== 'sqlite') throw new ConfigurationError(USAGE);
   // Also accept the sqlite:///absolute and sqlite://./relative spellings of other tools.
   let path = databaseUrl.slice('sqlite:'.length);
   if (path.startsWith('//')) path = path.slice(2);
@@ -65,4 +87,12 @@ export function sqlitePath(databaseUrl: string): string {
     throw new ConfigurationError('DATABASE_URL: sqlite: needs a file path, or :memory:');
   }
   return resolve(path);
+}
+
+/** A database or Redis URL as messages may show it: without its password. */
+export function withoutPassword(url: string): string {
+  if (!URL.canParse(url)) return '(a URL that does not parse)';
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '';
+  return parsed.toString();
 }

@@ -54,8 +54,8 @@ export interface SessionTimeouts {
 }
 
 /**
- * Everything the service keeps, behind one small async interface so that another engine
- * (PostgreSQL, Redis) can replace SQLite without touching the routes. Secrets arrive already
+ * Everything the service keeps, behind one small async interface so that either engine (SQLite,
+ * PostgreSQL) serves the routes unchanged. Secrets arrive already
  * digested (SHA-256, base64url): a store never sees a token, key or session id. Times are
  * milliseconds since the epoch, passed in so tests control the clock.
  *
@@ -63,7 +63,8 @@ export interface SessionTimeouts {
  * synchronously, from memory (see `cacheCredentials`); every other method answers a promise.
  *
  * Every method throws (or rejects with) `StoreUnavailableError` (from `vouch`) when the engine
- * cannot answer (locked past its busy timeout, disk gone, connection lost), and
+ * cannot answer (locked past its busy timeout, disk gone, connection lost, slower than its
+ * timeout), and
  * `UsernameTakenError` / `NotFoundError` where documented; never anything else for expected
  * conditions.
  */
@@ -123,12 +124,40 @@ export interface Store {
   setSettingIfAbsent(name: string, value: string): Promise<string>;
 
   /**
-   * Calls `listener` whenever another connection (the CLI, a second service process) has
-   * committed a change, once that change is visible to this store's reads, so that what was
-   * read before can be forgotten. Calls `onError` instead, once, if the engine can no longer
-   * tell, and never calls `listener` after that. Returns a function that stops watching.
+   * Reports the changes other connections (the CLI, another service instance) commit that may
+   * take a credential away, each once it is visible to this store's reads, so that what was read
+   * before can be forgotten. Watching begins unestablished: nothing is reported until
+   * `watcher.ready()`. Returns a function that stops watching.
    */
-  watchForeignCommits(listener: () => void, onError: (error: Error) => void): () => void;
+  watchChanges(watcher: ChangeWatcher): () => void;
+}
+
+/**
+ * What a committed change may have taken away: one token or session (by digest), any
+ * application key, or anything at all.
+ */
+export type CredentialChange =
+  | { readonly kind: 'token' | 'session'; readonly digest: string }
+  | { readonly kind: 'applications' | 'all' };
+
+/** Receives what {@link Store.watchChanges} learns. */
+export interface ChangeWatcher {
+  /**
+   * From now on every change is reported; changes committed before may not have been, so
+   * whatever was read before must be forgotten. Called again after each `lost`, once it can tell
+   * again.
+   */
+  ready(): void;
+  /** A committed change, visible to this store's reads. */
+  changed(change: CredentialChange): void;
+  /**
+   * A change may be under way that cannot be told yet (another connection holds the write lock
+   * and may commit at any moment): trust nothing read until `ready`. Not a failure; `lost` follows
+   * if it lasts.
+   */
+  pending(): void;
+  /** The store can no longer tell; nothing read may be trusted until `ready` is called again. */
+  lost(error: Error): void;
 }
 
 /** The username is already taken. */

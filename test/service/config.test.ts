@@ -2,18 +2,19 @@
 // process stops at once on one, prints demo credentials once on a new database, and exits 0 on
 // SIGTERM.
 import assert from 'node:assert/strict';
+
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, it, type TestContext } from 'node:test';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigurationError } from 'vouch';
 import { ConfigError, loadConfig } from '../../service/config.js';
 import { openStore } from '../../service/store/open-store.js';
+import { freePort } from '../helpers/wait.js';
 import { tempDir } from './helpers.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { runServer } from './processes.js';
 
 describe('loadConfig', () => {
   const bad: readonly [NodeJS.ProcessEnv, string][] = [
@@ -21,6 +22,10 @@ describe('loadConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: '-1' }, 'PORT'],
     [{ PORT: '80.5' }, 'PORT'],
+    [{ HOST: '0.0.0.0.0' }, 'HOST'],
+    [{ HOST: '300.1.2.3' }, 'HOST'],
+    [{ HOST: 'bad host' }, 'HOST'],
+    [{ HOST: 'http://example.com' }, 'HOST'],
     [{ IP_ALLOWLIST: 'nope' }, 'IP_ALLOWLIST'],
     [{ IP_ALLOWLIST: '10.0.0.0/33' }, 'IP_ALLOWLIST'],
     [{ IP_ALLOWLIST: '127.0.0.1,nope' }, 'IP_ALLOWLIST'],
@@ -38,6 +43,11 @@ describe('loadConfig', () => {
     [{ TOKEN_TTL_SECONDS: '10' }, 'TOKEN_TTL_SECONDS'],
     [{ SESSION_IDLE_SECONDS: 'soon' }, 'SESSION_IDLE_SECONDS'],
     [{ SESSION_ABSOLUTE_SECONDS: '0' }, 'SESSION_ABSOLUTE_SECONDS'],
+    [{ REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://cache:6379/zero' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://cache:6379/0/1' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'cache:6379' }, 'REDIS_URL'],
   ];
   for (const [env, variable] of bad) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
@@ -59,6 +69,17 @@ describe('loadConfig', () => {
     assert.equal(defaults.trustProxy, false);
     assert.equal(defaults.production, false);
     assert.equal(defaults.secretKey, undefined);
+    assert.equal(defaults.redisUrl, undefined);
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '::1',
+      'localhost',
+      'api.internal',
+      'node-1.example.com',
+    ]) {
+      assert.equal(loadConfig({ HOST: host }).host, host);
+    }
     assert.ok(defaults.ipAllowlist.check('127.0.0.1', 'ipv4'));
     assert.ok(defaults.ipAllowlist.check('::1', 'ipv6'));
     assert.ok(!defaults.ipAllowlist.check('10.0.0.1', 'ipv4'));
@@ -78,11 +99,15 @@ describe('loadConfig', () => {
     assert.equal(custom.production, true);
     assert.ok(custom.ipAllowlist.check('10.1.2.3', 'ipv4'));
     assert.equal(loadConfig({ TRUST_PROXY: 'off' }).trustProxy, false);
+    for (const url of ['redis://127.0.0.1:6379', 'redis://:pw@cache:6379/3', 'rediss://cache/0']) {
+      assert.equal(loadConfig({ REDIS_URL: url }).redisUrl, url);
+    }
+    assert.equal(loadConfig({ REDIS_URL: '' }).redisUrl, undefined);
   });
 });
 
 describe('openStore', () => {
-  for (const url of ['mysql://x', 'postgres://user:s3cret-pw@db.example/vouch', 'nothing']) {
+  for (const url of ['mysql://x', 'postgres://user:s3cret-pw@[db.example/vouch', 'nothing']) {
     it(`refuses DATABASE_URL=${url} naming the variable, never echoing the URL`, async () => {
       await assert.rejects(openStore(url), (error: unknown) => {
         assert.ok(error instanceof ConfigurationError);
@@ -93,61 +118,6 @@ describe('openStore', () => {
     });
   }
 });
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  assert.ok(address !== null && typeof address === 'object');
-  return address.port;
-}
-
-/** `node --import tsx service/server.ts` with only the given environment (and PATH). */
-function runServer(t: TestContext, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/server.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.on('exit', (code, signal) => {
-      resolve({ code, signal });
-    });
-  });
-  t.after(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-
-  /** Resolves once stdout matches, rejects if the process exits first or 20 s pass. */
-  async function waitFor(pattern: RegExp): Promise<RegExpExecArray> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const match = pattern.exec(stdout);
-      if (match !== null) return match;
-      if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(
-          `server never printed ${String(pattern)}\nstdout:\n${stdout}\nstderr:\n${stderr}`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-
-  async function stop() {
-    child.kill('SIGTERM');
-    return exited;
-  }
-
-  return { child, exited, waitFor, stop, stdout: () => stdout, stderr: () => stderr };
-}
 
 const LISTENING = /"msg":"vouch service listening"/;
 
@@ -204,8 +174,34 @@ describe('the server process', { concurrency: true }, () => {
       const { code } = await server.exited;
       assert.notEqual(code, 0);
       assert.notEqual(code, null);
-      assert.match(server.stderr(), new RegExp(`\\b${variable}\\b`));
+      assert.match(server.stderr(), new RegExp(`^vouch: cannot start: ${variable}: `));
+      // Named once: the message does not repeat the variable.
+      assert.equal(server.stderr().split(variable).length - 1, 1, server.stderr());
       assert.doesNotMatch(server.stdout(), /demo credentials/);
+    });
+  }
+
+  for (const variable of ['DATABASE_URL', 'REDIS_URL']) {
+    it(`exits non-zero naming ${variable} when its server is unreachable, never echoing its password`, async (t) => {
+      const dir = await tempDir(t);
+      const port = await freePort();
+      const server = runServer(t, {
+        DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}`,
+        [variable]:
+          variable === 'REDIS_URL'
+            ? `redis://:s3cret-pw@127.0.0.1:${port}/0`
+            : `postgres://vouch:s3cret-pw@127.0.0.1:${port}/vouch`,
+      });
+      const { code } = await server.exited;
+      assert.equal(code, 1);
+      assert.match(
+        server.stderr(),
+        new RegExp(
+          `^vouch: cannot start: ${variable}: cannot use \\S+127\\.0\\.0\\.1:${port}\\S*: .*ECONNREFUSED`,
+          'm',
+        ),
+      );
+      assert.doesNotMatch(server.stderr() + server.stdout(), /s3cret-pw/);
     });
   }
 
@@ -247,6 +243,56 @@ describe('the server process', { concurrency: true }, () => {
     assert.doesNotMatch(second.stdout(), /demo credentials|API key|password/);
     await assertDemoWorks(`http://127.0.0.1:${secondPort}`, demo);
     assert.deepEqual(await second.stop(), { code: 0, signal: null });
+  });
+
+  it('npm start stops gracefully when the npm process is sent SIGTERM', async (t) => {
+    const dir = await tempDir(t);
+    const port = await freePort();
+    const npm = spawn('npm', ['start'], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      env: {
+        ...process.env,
+        DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}`,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so that whatever outlives npm can be found and stopped.
+      detached: true,
+    });
+    let output = '';
+    npm.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    t.after(() => {
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // The whole group is gone already, as it should be.
+      }
+    });
+    const deadline = Date.now() + 20_000;
+    while (!LISTENING.test(output)) {
+      assert.ok(Date.now() < deadline, `npm start never listened:\n${output}`);
+      await sleep(50);
+    }
+    npm.kill('SIGTERM');
+    const [code] = (await once(npm, 'exit')) as [number | null];
+    assert.equal(code, 0);
+    assert.match(output, /"signal":"SIGTERM","msg":"shutting down"/);
+    // Nothing of the group is left: the server stopped, and its port is free.
+    const gone = Date.now() + 5000;
+    const alive = () => {
+      try {
+        process.kill(-npm.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    while (alive()) {
+      assert.ok(Date.now() < gone, 'a process of npm start outlived it');
+      await sleep(50);
+    }
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/api/version`));
   });
 
   it('with PORT=0, prints the docs address of the port actually bound', async (t) => {

@@ -2,29 +2,14 @@
 // (by the CLI in its own process, or by another service process over the same file) still works
 // on the very next request.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { digest } from '../../service/security/secrets.js';
 import { addApplication, addUser, bearer, getToken, login, startService } from './helpers.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { cli } from './processes.js';
 
 /** `npm run -s cli -- …` in its own process, against the SQLite file `file`. */
-async function cli(file: string, args: string[], input = ''): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: `sqlite:${file}` },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  child.stdin.end(input);
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const [code] = (await once(child, 'close')) as [number | null];
-  assert.equal(code, 0, output);
-  return output;
+function sqliteCli(file: string, args: string[], input = ''): Promise<string> {
+  return cli({ DATABASE_URL: `sqlite:${file}` }, args, input);
 }
 
 describe('credentials kept in memory', () => {
@@ -38,7 +23,10 @@ describe('credentials kept in memory', () => {
     for (let i = 0; i < 2; i++) assert.equal((await call(revoked.key)).status, 200);
     assert.equal((await call(kept.key)).status, 200);
 
-    assert.match(await cli(service.file, ['key', 'revoke', String(revoked.record.id)]), /revoked/);
+    assert.match(
+      await sqliteCli(service.file, ['key', 'revoke', String(revoked.record.id)]),
+      /revoked/,
+    );
     assert.equal((await call(revoked.key)).status, 401);
     assert.equal((await call(kept.key)).status, 200);
   });
@@ -72,7 +60,10 @@ describe('credentials kept in memory', () => {
     for (let i = 0; i < 2; i++) assert.equal((await call(revoked)).status, 200);
     assert.equal((await call(kept)).status, 200);
 
-    assert.equal(await cli(service.file, ['token', 'revoke'], `${revoked}\n`), 'token revoked\n');
+    assert.equal(
+      await sqliteCli(service.file, ['token', 'revoke'], `${revoked}\n`),
+      'token revoked\n',
+    );
     assert.equal((await call(revoked)).status, 401);
     assert.equal((await call(kept)).status, 200);
   });

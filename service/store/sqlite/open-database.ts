@@ -1,11 +1,19 @@
 import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrate } from '../migrations.js';
+import { migrate } from './migrate.js';
+
+/** The default of {@link OpenDatabaseOptions.busyTimeoutMs}. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 2000;
 
 /** Options of {@link openDatabase}. */
 export interface OpenDatabaseOptions {
-  /** How long a statement waits for another connection's write lock before failing (default 5000 ms). */
+  /**
+   * How long an operation waits for another connection's lock before failing (default 2000 ms,
+   * as long as PostgreSQL's statement timeout).
+   * Opening and migrating wait in the driver; afterwards the driver never waits (a busy timeout
+   * of 0), and the store waits between attempts without blocking (`whileLocked`).
+   */
   readonly busyTimeoutMs?: number;
 }
 
@@ -18,12 +26,13 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database.Database {
   if (path !== ':memory:' && path !== '') createPrivately(path);
-  const db = new Database(path, { timeout: options.busyTimeoutMs ?? 5000 });
+  const db = new Database(path, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     migrate(db);
+    db.pragma('busy_timeout = 0');
     return db;
   } catch (error) {
     db.close();

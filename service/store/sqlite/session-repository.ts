@@ -1,5 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { SessionRow, SessionRows } from '../find-live-session.js';
+import {
+  sessionOf,
+  type JoinedSessionRow,
+  type SessionRow,
+  type SessionRows,
+} from '../find-live-session.js';
 
 /** The `sessions` table through prepared statements. */
 export interface SessionRepository extends SessionRows {
@@ -9,20 +14,12 @@ export interface SessionRepository extends SessionRows {
   remove(digest: string): void;
 }
 
-interface JoinedRow {
-  readonly createdAt: number;
-  readonly lastSeenAt: number;
-  readonly userId: number;
-  readonly username: string;
-  readonly userCreatedAt: number;
-}
-
 /** Prepares the statements of the `sessions` table once, for the life of the connection. */
 export function createSessionRepository(db: Database.Database): SessionRepository {
   const insert = db.prepare<[string, number, number, number]>(
     'INSERT INTO sessions (digest, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?)',
   );
-  const read = db.prepare<[string], JoinedRow>(
+  const read = db.prepare<[string], JoinedSessionRow>(
     `SELECT s.created_at AS createdAt, s.last_seen_at AS lastSeenAt,
             u.id AS userId, u.username, u.created_at AS userCreatedAt
      FROM sessions s JOIN users u ON u.id = s.user_id
@@ -41,12 +38,7 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
     },
     read(digest) {
       const row = read.get(digest);
-      if (row === undefined) return undefined;
-      return {
-        createdAt: row.createdAt,
-        lastSeenAt: row.lastSeenAt,
-        user: { id: row.userId, username: row.username, createdAt: row.userCreatedAt },
-      };
+      return row === undefined ? undefined : sessionOf(row);
     },
     touch: (digest, now) => touch.run(now, digest).changes > 0,
     remove(digest) {

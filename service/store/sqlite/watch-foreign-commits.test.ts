@@ -8,6 +8,7 @@ import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from './open-database.js';
 import { watchForeignCommits } from './watch-foreign-commits.js';
+import { until } from '../../../test/helpers/wait.js';
 
 interface Fixture {
   readonly dir: string;
@@ -31,26 +32,37 @@ function fixture(t: TestContext): Fixture {
   return { dir, file, db, peer };
 }
 
-/** Counts the listener's calls and the errors reported. */
+/** Counts the changes reported, and records the errors and readiness in order. */
 function recorder() {
-  const record = { commits: 0, errors: [] as Error[] };
+  const record = { commits: 0, errors: [] as Error[], events: [] as string[] };
   return {
     record,
-    listener: () => {
-      record.commits += 1;
-    },
-    onError: (error: Error) => {
-      record.errors.push(error);
+    watcher: {
+      ready: () => void record.events.push('ready'),
+      changed: () => {
+        record.commits += 1;
+        record.events.push('changed');
+      },
+      pending: () => void record.events.push('pending'),
+      lost: (error: Error) => {
+        record.errors.push(error);
+        record.events.push('lost');
+      },
     },
   };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 2000;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`not within 2 s: ${what}`);
-    await sleep(5);
-  }
+const asIs = (error: unknown) => error as Error;
+
+/**
+ * Takes the write lock on `peer` and writes more than the page cache holds, so that pages spill
+ * to the log while the lock is held: the file changes before any commit.
+ */
+function holdWriteLock(peer: Database.Database): void {
+  peer.exec("BEGIN IMMEDIATE; INSERT INTO settings (name, value) VALUES ('held', 'v')");
+  peer.exec(`INSERT INTO settings (name, value) SELECT 'pad' || value, hex(zeroblob(4096)) FROM
+    (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n LIMIT 2000)
+     SELECT value FROM n)`);
 }
 
 function setting(db: Database.Database, name: string): void {
@@ -59,8 +71,8 @@ function setting(db: Database.Database, name: string): void {
 
 test("another connection's commit is reported, once it is visible", async (t) => {
   const { file, db, peer } = fixture(t);
-  const { record, listener, onError } = recorder();
-  const stop = watchForeignCommits(db, file, listener, onError);
+  const { record, watcher } = recorder();
+  const stop = watchForeignCommits(db, file, watcher, asIs);
   t.after(stop);
   setting(peer, 'a');
   await until(() => record.commits > 0, 'the commit is reported');
@@ -74,8 +86,8 @@ test("another connection's commit is reported, once it is visible", async (t) =>
 
 test("the watching connection's own commits, and other files in the folder, are not", async (t) => {
   const { dir, file, db, peer } = fixture(t);
-  const { record, listener, onError } = recorder();
-  const stop = watchForeignCommits(db, file, listener, onError);
+  const { record, watcher } = recorder();
+  const stop = watchForeignCommits(db, file, watcher, asIs);
   t.after(stop);
   for (let i = 0; i < 5; i++) setting(db, `own ${i}`);
   writeFileSync(join(dir, 'notes.txt'), 'unrelated');
@@ -87,8 +99,8 @@ test("the watching connection's own commits, and other files in the folder, are 
 
 test('nothing is reported once stopped', async (t) => {
   const { file, db, peer } = fixture(t);
-  const { record, listener, onError } = recorder();
-  const stop = watchForeignCommits(db, file, listener, onError);
+  const { record, watcher } = recorder();
+  const stop = watchForeignCommits(db, file, watcher, asIs);
   stop();
   setting(peer, 'a');
   await sleep(200);
@@ -98,39 +110,55 @@ test('nothing is reported once stopped', async (t) => {
 
 test('an in-memory database has no other connection: nothing is watched', () => {
   const db = openDatabase(':memory:');
-  const { record, listener, onError } = recorder();
-  const stop = watchForeignCommits(db, ':memory:', listener, onError);
+  const { record, watcher } = recorder();
+  const stop = watchForeignCommits(db, ':memory:', watcher, asIs);
   stop();
   db.close();
-  assert.deepEqual(record, { commits: 0, errors: [] });
+  assert.deepEqual(record, { commits: 0, errors: [], events: ['ready'] });
 });
 
 test('a file that cannot be watched is an error, reported once', (t) => {
   const { dir, db } = fixture(t);
-  const { record, listener, onError } = recorder();
-  const stop = watchForeignCommits(db, join(dir, 'missing', 'vouch.db'), listener, onError);
+  const { record, watcher } = recorder();
+  const stop = watchForeignCommits(db, join(dir, 'missing', 'vouch.db'), watcher, asIs);
   stop();
   assert.equal(record.errors.length, 1);
   assert.equal((record.errors[0] as NodeJS.ErrnoException).code, 'ENOENT');
+  assert.deepEqual(record.events, ['ready', 'lost']);
 });
 
-test('a notice that cannot be settled stops the watch and is reported', async (t) => {
+test('while another connection holds the write lock: pending, without blocking; then ready', async (t) => {
   const { file, db, peer } = fixture(t);
-  const { record, listener, onError } = recorder();
-  const stop = watchForeignCommits(db, file, listener, onError);
+  const { record, watcher } = recorder();
+  const stop = watchForeignCommits(db, file, watcher, asIs);
   t.after(stop);
-  // The peer holds the write lock past the busy timeout: the settling transaction cannot begin.
-  db.pragma('busy_timeout = 0');
-  peer.exec("BEGIN IMMEDIATE; INSERT INTO settings (name, value) VALUES ('held', 'v')");
-  // More than the page cache holds: pages spill to the log while the lock is held, so the file
-  // changes before any commit.
-  peer.exec(`INSERT INTO settings (name, value) SELECT 'pad' || value, hex(zeroblob(4096)) FROM
-    (WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n LIMIT 2000)
-     SELECT value FROM n)`);
-  await until(() => record.errors.length > 0, 'the error is reported');
+  holdWriteLock(peer);
+  await until(() => record.events.includes('pending'), 'the pending change is reported');
+  // The event loop was never held: timers keep firing on time while the lock is held.
+  const started = Date.now();
+  await sleep(50);
+  assert.ok(Date.now() - started < 90);
+  assert.equal(record.commits, 0, 'nothing is committed yet');
   peer.exec('COMMIT');
-  await sleep(100);
-  assert.equal(record.errors.length, 1);
+  await until(() => record.events.at(-1) === 'ready', 'ready again once the lock is released');
+  assert.deepEqual(record.events, ['ready', 'pending', 'changed', 'ready']);
+  assert.deepEqual(record.errors, [], 'a short lock is no failure');
+  setting(peer, 'later');
+  await until(() => record.commits === 2, 'later commits are reported still');
+});
+
+test('a write lock held for a second counts as lost, and is said once; then ready', async (t) => {
+  const { file, db, peer } = fixture(t);
+  const { record, watcher } = recorder();
+  const stop = watchForeignCommits(db, file, watcher, asIs);
+  t.after(stop);
+  holdWriteLock(peer);
+  await until(() => record.errors.length > 0, 'the long lock is reported', 3000);
   assert.equal((record.errors[0] as { code?: string }).code, 'SQLITE_BUSY');
-  assert.equal(record.commits, 0, 'nothing is reported after the error');
+  await sleep(300);
+  assert.equal(record.errors.length, 1, 'said once');
+  peer.exec('ROLLBACK');
+  await until(() => record.events.at(-1) === 'ready', 'ready again once released');
+  assert.deepEqual(record.events, ['ready', 'pending', 'lost', 'ready']);
+  assert.equal(record.commits, 0, 'a rolled-back transaction changed nothing');
 });

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { migrate, migrations, userVersion, type Migration } from './migrations.js';
+import { migrations, type Migration } from '../migrations.js';
+import { migrate, userVersion } from './migrate.js';
 
 function tempFile(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'vouch-migrations-'));
@@ -57,8 +58,13 @@ test('migrating again, after reopening the file, changes nothing and keeps the d
 test('a failing step is rolled back whole and the version stays where it was', () => {
   const db = new Database(':memory:');
   const steps: Migration[] = [
-    { version: 1, description: 'one', sql: 'CREATE TABLE a (x INTEGER)' },
-    { version: 2, description: 'two', sql: 'CREATE TABLE b (x INTEGER); CREATE TABLE oops (' },
+    { version: 1, description: 'one', sqlite: 'CREATE TABLE a (x INTEGER)', postgres: '' },
+    {
+      version: 2,
+      description: 'two',
+      sqlite: 'CREATE TABLE b (x INTEGER); CREATE TABLE oops (',
+      postgres: '',
+    },
   ];
   assert.throws(() => migrate(db, steps), /incomplete input|syntax error/);
   assert.equal(userVersion(db), 1);
@@ -77,7 +83,7 @@ test('a database newer than the program is refused, untouched', () => {
 test('steps must be numbered without gaps', () => {
   const db = new Database(':memory:');
   assert.throws(
-    () => migrate(db, [{ version: 2, description: 'gap', sql: 'SELECT 1' }]),
+    () => migrate(db, [{ version: 2, description: 'gap', sqlite: 'SELECT 1', postgres: '' }]),
     /numbered 1, 2, 3/,
   );
   db.close();

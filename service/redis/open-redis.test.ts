@@ -1,0 +1,52 @@
+// The connection to the Redis server instances share: a real server, and a proxy in front of it
+// to cut the connection while the server keeps running.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { redisDatabase } from '../../test/helpers/services.js';
+import { tcpProxy } from '../../test/helpers/tcp-proxy.js';
+import { openRedis } from './open-redis.js';
+import { until } from '../../test/helpers/wait.js';
+
+test('it connects to the logical database of the URL and answers', async (t) => {
+  const url = await redisDatabase(t);
+  if (url === undefined) return;
+  const redis = await openRedis(url);
+  t.after(() => redis.close());
+  assert.equal(redis.database, Number(new URL(url).pathname.slice(1)));
+  await redis.client.set('vouch-test-key', 'here');
+  assert.equal(await redis.client.get('vouch-test-key'), 'here');
+});
+
+test('an unreachable server is refused at once with the reason', async () => {
+  const started = Date.now();
+  await assert.rejects(openRedis('redis://127.0.0.1:1/0', { timeoutMs: 500 }), /ECONNREFUSED/);
+  assert.ok(Date.now() - started < 1500);
+});
+
+test('an outage is reported once, commands fail at once meanwhile, and it recovers', async (t) => {
+  const url = await redisDatabase(t);
+  if (url === undefined) return;
+  const target = new URL(url);
+  const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+  const events: string[] = [];
+  const redis = await openRedis(`redis://127.0.0.1:${proxy.port}${target.pathname}`, {
+    onDown: (error) => events.push(`down: ${error.message}`),
+    onUp: () => events.push('up'),
+  });
+  t.after(() => redis.close());
+  await redis.client.set('vouch-test-key', 'before');
+
+  proxy.cut();
+  await until(() => events.length === 1, 'the outage is reported');
+  const started = Date.now();
+  await assert.rejects(redis.client.get('vouch-test-key'));
+  assert.ok(Date.now() - started < 200, 'no command waits for the connection');
+  await sleep(500);
+  assert.equal(events.length, 1, 'reported once, however many attempts fail');
+
+  proxy.restore();
+  await until(() => events.length === 2, 'the recovery is reported');
+  assert.deepEqual(events, ['down: the connection to Redis closed', 'up']);
+  assert.equal(await redis.client.get('vouch-test-key'), 'before');
+});

@@ -1,0 +1,119 @@
+// Revocations and logouts shared over Redis pub/sub between stores on one database, as between
+// instances (or the CLI and the instances): a real Redis, a real SQLite file, and a proxy to cut
+// the subscriber's connection.
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { redisDatabase } from '../../test/helpers/services.js';
+import { storeEngines } from '../../test/helpers/store-engines.js';
+import { tcpProxy } from '../../test/helpers/tcp-proxy.js';
+import type { ChangeWatcher, CredentialChange, Store } from '../store/store.js';
+import { openRedis, type RedisConnection } from './open-redis.js';
+import { changesChannel, shareChangesOverRedis } from './share-changes.js';
+import { until } from '../../test/helpers/wait.js';
+
+const sqlite = storeEngines.find((engine) => engine.name === 'SQLite')!;
+
+/** Watches `store` until the test ends, recording what it is told, once subscribed. */
+async function watch(t: TestContext, store: Store) {
+  const seen = { events: [] as string[], changes: [] as CredentialChange[] };
+  const watcher: ChangeWatcher = {
+    ready: () => void seen.events.push('ready'),
+    changed: (change) => void seen.changes.push(change),
+    pending: () => void seen.events.push('pending'),
+    lost: () => void seen.events.push('lost'),
+  };
+  t.after(store.watchChanges(watcher));
+  await until(() => seen.events.length === 1, 'subscribed');
+  return seen;
+}
+
+async function connect(t: TestContext, url: string): Promise<RedisConnection> {
+  const redis = await openRedis(url);
+  t.after(() => redis.close());
+  return redis;
+}
+
+/** Two stores on one database, each sharing its changes over its own Redis connection. */
+async function instances(t: TestContext, redisUrl: string): Promise<[Store, Store]> {
+  const db = (await sqlite.create(t))!;
+  return [
+    shareChangesOverRedis(await db.open(), await connect(t, redisUrl)),
+    shareChangesOverRedis(await db.open(), await connect(t, redisUrl)),
+  ];
+}
+
+test('a revocation or logout through one store is heard by the other, with what it took', async (t) => {
+  const url = await redisDatabase(t);
+  if (url === undefined) return;
+  const [a, b] = await instances(t, url);
+  const seen = await watch(t, b);
+
+  const alice = await a.createUser('alice', 'h', 0);
+  await a.createToken('token-digest', alice.id, 1000, 0);
+  await a.createSession('session-digest', alice.id, 0);
+  const app = await a.createApplication('billing', 'vk_1', 'key-digest', 0);
+  assert.equal(await a.revokeToken('token-digest', 1), true);
+  await a.deleteSession('session-digest');
+  assert.equal(await a.revokeApplication(app.id, 1), true);
+  await until(() => seen.changes.length === 3, 'three changes heard');
+  assert.deepEqual(seen.changes, [
+    { kind: 'token', digest: 'token-digest' },
+    { kind: 'session', digest: 'session-digest' },
+    { kind: 'applications' },
+  ]);
+  // Once heard, the other store reads the change.
+  assert.equal(await b.findToken('token-digest', 2), undefined);
+  assert.deepEqual(seen.events, ['ready']);
+});
+
+test('a write that fails publishes nothing', async (t) => {
+  const url = await redisDatabase(t);
+  if (url === undefined) return;
+  const [a, b] = await instances(t, url);
+  const seen = await watch(t, b);
+  await assert.rejects(a.revokeToken('unknown', 1));
+  await assert.rejects(a.revokeApplication(42, 1));
+  await sleep(100);
+  assert.deepEqual(seen.changes, []);
+});
+
+test("each logical database has its own channel: another one's changes are not heard", async (t) => {
+  const url = await redisDatabase(t);
+  const other = await redisDatabase(t);
+  if (url === undefined || other === undefined) return;
+  const [a] = await instances(t, url);
+  const [, elsewhere] = await instances(t, other);
+  const seen = await watch(t, elsewhere);
+  await a.deleteSession('s');
+  await sleep(100);
+  assert.deepEqual(seen.changes, []);
+  assert.notEqual(
+    changesChannel(Number(new URL(url).pathname.slice(1))),
+    changesChannel(Number(new URL(other).pathname.slice(1))),
+  );
+});
+
+test('a cut subscriber connection is lost, then subscribes again by itself', async (t) => {
+  const url = await redisDatabase(t);
+  if (url === undefined) return;
+  const target = new URL(url);
+  const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+  const [a] = await instances(t, url);
+  const db = (await sqlite.create(t))!;
+  const b = shareChangesOverRedis(
+    await db.open(),
+    await connect(t, `redis://127.0.0.1:${proxy.port}${target.pathname}`),
+  );
+  const seen = await watch(t, b);
+
+  proxy.cut();
+  await until(() => seen.events.length === 2, 'lost');
+  await a.deleteSession('during');
+  proxy.restore();
+  await until(() => seen.events.length === 3, 'subscribed again');
+  assert.deepEqual(seen.events, ['ready', 'lost', 'ready']);
+  await a.deleteSession('after');
+  await until(() => seen.changes.length > 0, 'a change after the reconnection is heard');
+  assert.deepEqual(seen.changes, [{ kind: 'session', digest: 'after' }]);
+});

@@ -1,0 +1,94 @@
+import { formatChange, parseChange } from '../store/change-message.js';
+import type { ChangeWatcher, CredentialChange, Store } from '../store/store.js';
+import type { RedisConnection } from './open-redis.js';
+
+/** The pub/sub channel of one logical database: channels are server-wide, databases are not. */
+export function changesChannel(database: number): string {
+  return `vouch:${database}:credentials`;
+}
+
+/**
+ * The store, with the changes that take a credential away shared over Redis pub/sub: each
+ * revocation or logout made through it is published once committed, and `watchChanges` hears
+ * every instance's (the CLI's too, when it is given the same `REDIS_URL`) from a subscriber
+ * connection of its own. While Redis is unreachable the watch is lost, so caches read the
+ * database; a publication that fails then is not retried (the subscribers had lost their watch
+ * too, or forget at most `CREDENTIAL_CACHE_SECONDS` later).
+ */
+export function shareChangesOverRedis(store: Store, redis: RedisConnection): Store {
+  const channel = changesChannel(redis.database);
+  const subscribers = new Set<() => void>();
+
+  async function thenPublish<T>(write: Promise<T>, change: CredentialChange): Promise<T> {
+    const result = await write;
+    await redis.client.publish(channel, formatChange(change)).catch(() => {});
+    return result;
+  }
+
+  return {
+    ...store,
+    async close() {
+      for (const stop of subscribers) stop();
+      subscribers.clear();
+      await store.close();
+    },
+    revokeToken: (tokenDigest, now) =>
+      thenPublish(store.revokeToken(tokenDigest, now), { kind: 'token', digest: tokenDigest }),
+    revokeApplication: (id, now) =>
+      thenPublish(store.revokeApplication(id, now), { kind: 'applications' }),
+    deleteSession: (sessionDigest) =>
+      thenPublish(store.deleteSession(sessionDigest), { kind: 'session', digest: sessionDigest }),
+    watchChanges(watcher) {
+      const stop = subscribe(redis, channel, watcher);
+      subscribers.add(stop);
+      return () => {
+        subscribers.delete(stop);
+        stop();
+      };
+    },
+  };
+}
+
+/**
+ * Listens on `channel` from a new connection: `ready` once subscribed, `lost` once when the
+ * connection is cut, and `ready` again once it has reconnected and subscribed anew.
+ */
+function subscribe(redis: RedisConnection, channel: string, watcher: ChangeWatcher): () => void {
+  const subscriber = redis.duplicate();
+  let stopped = false;
+  // Whether `lost` was said since the last `ready` (or since the start).
+  let lost = false;
+  const lose = (error: Error) => {
+    if (stopped || lost) return;
+    lost = true;
+    watcher.lost(error);
+  };
+  subscriber.on('error', (error: Error) => {
+    lose(error);
+  });
+  subscriber.on('close', () => {
+    lose(new Error('the connection to Redis closed'));
+  });
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).then(
+      () => {
+        if (stopped) return;
+        lost = false;
+        watcher.ready();
+      },
+      (error: unknown) => {
+        lose(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+  subscriber.on('message', (from: string, message: string) => {
+    if (from === channel) watcher.changed(parseChange(message));
+  });
+  subscriber.connect().catch((error: unknown) => {
+    lose(error instanceof Error ? error : new Error(String(error)));
+  });
+  return () => {
+    stopped = true;
+    subscriber.disconnect();
+  };
+}

@@ -1,0 +1,243 @@
+// What only the PostgreSQL engine has: migrations under an advisory lock, timeouts, outages and
+// recovery, and the listening connection. Each test on a database of its own on the real server.
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import pg from 'pg';
+import { StoreUnavailableError } from 'vouch';
+import { asAdmin, postgresDatabase } from '../../test/helpers/services.js';
+import { storeEngines } from '../../test/helpers/store-engines.js';
+import { MigrationError, migrations, type Migration } from './migrations.js';
+import { openPostgresStore } from './postgres-store.js';
+import { migratePostgres, schemaVersion } from './postgres/migrate.js';
+import { openPool } from './postgres/open-pool.js';
+import { toStoreError } from './postgres/to-store-error.js';
+import type { CredentialChange } from './store.js';
+import { until, freePort } from '../../test/helpers/wait.js';
+
+const postgres = storeEngines.find((engine) => engine.name === 'PostgreSQL')!;
+
+/** A pool on a fresh database, ended when the test ends; `undefined` when skipped. */
+async function pool(t: TestContext) {
+  const database = await postgresDatabase(t);
+  if (database === undefined) return undefined;
+  const opened = openPool(database.url, { timeoutMs: 2000 });
+  t.after(() => opened.end());
+  return { ...database, pool: opened };
+}
+
+async function tables(client: pg.Pool): Promise<string[]> {
+  const result = await client.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+  );
+  return result.rows.map((row) => row.name);
+}
+
+test('a new database gets every table, its triggers and the latest version', async (t) => {
+  const opened = await pool(t);
+  if (opened === undefined) return;
+  assert.equal(await migratePostgres(opened.pool), migrations.length);
+  assert.deepEqual(await tables(opened.pool), [
+    'applications',
+    'login_failures',
+    'schema_migrations',
+    'sessions',
+    'settings',
+    'tokens',
+    'users',
+  ]);
+  const triggers = await opened.pool.query<{ name: string }>(
+    'SELECT DISTINCT trigger_name AS name FROM information_schema.triggers ORDER BY 1',
+  );
+  assert.deepEqual(
+    triggers.rows.map((row) => row.name),
+    ['applications_changed', 'sessions_deleted', 'tokens_revoked', 'users_changed'],
+  );
+  assert.equal(await schemaVersion(opened.pool), migrations.length);
+  assert.equal(await migratePostgres(opened.pool), migrations.length, 'migrating again is a no-op');
+});
+
+test('instances starting together migrate once, under the advisory lock', async (t) => {
+  const database = await postgresDatabase(t);
+  if (database === undefined) return;
+  const stores = await Promise.all(
+    Array.from({ length: 6 }, () => openPostgresStore(database.url)),
+  );
+  t.after(() => Promise.all(stores.map((store) => store.close())));
+  const opened = openPool(database.url);
+  t.after(() => opened.end());
+  const applied = await opened.query<{ version: number }>(
+    'SELECT version FROM schema_migrations ORDER BY version',
+  );
+  assert.deepEqual(
+    applied.rows.map((row) => row.version),
+    migrations.map((step) => step.version),
+  );
+  await Promise.all(stores.map((store) => store.ping()));
+});
+
+test('a failing step is rolled back whole and the version stays where it was', async (t) => {
+  const opened = await pool(t);
+  if (opened === undefined) return;
+  const steps: Migration[] = [
+    { version: 1, description: 'one', sqlite: '', postgres: 'CREATE TABLE a (x integer)' },
+    {
+      version: 2,
+      description: 'two',
+      sqlite: '',
+      postgres: 'CREATE TABLE b (x integer); CREATE TABLE oops (',
+    },
+  ];
+  await assert.rejects(migratePostgres(opened.pool, steps), /syntax error/);
+  assert.equal(await schemaVersion(opened.pool), 1);
+  assert.deepEqual(await tables(opened.pool), ['a', 'schema_migrations']);
+});
+
+test('a database newer than the program is refused, as such and not as an outage', async (t) => {
+  const opened = await pool(t);
+  if (opened === undefined) return;
+  await migratePostgres(opened.pool);
+  await opened.pool.query(
+    "INSERT INTO schema_migrations (version, description) VALUES ($1, 'from the future')",
+    [migrations.length + 1],
+  );
+  await assert.rejects(openPostgresStore(opened.url), (error: unknown) => {
+    assert.ok(error instanceof MigrationError);
+    assert.match(error.message, /newer than this program knows/);
+    return true;
+  });
+});
+
+test('an unreachable server is StoreUnavailableError at once, naming no password', async () => {
+  const port = await freePort();
+  const started = Date.now();
+  await assert.rejects(
+    openPostgresStore(`postgres://vouch:hunter2@127.0.0.1:${port}/vouch`, { timeoutMs: 1000 }),
+    (error: unknown) => {
+      assert.ok(error instanceof StoreUnavailableError);
+      assert.match(error.message, /ECONNREFUSED/);
+      assert.doesNotMatch(error.message, /hunter2/);
+      return true;
+    },
+  );
+  assert.ok(Date.now() - started < 1500);
+});
+
+test("a database or role that does not exist is unavailable, in the server's words", async (t) => {
+  const database = await postgresDatabase(t);
+  if (database === undefined) return;
+  const missing = new URL(database.url);
+  missing.pathname = `${missing.pathname}_missing`;
+  await assert.rejects(openPostgresStore(missing.toString()), (error: unknown) => {
+    assert.ok(error instanceof StoreUnavailableError);
+    assert.match(error.message, /database "vouch_test_\w+_missing" does not exist, 3D000/);
+    return true;
+  });
+  const stranger = new URL(database.url);
+  stranger.username = 'vouch_nobody';
+  stranger.password = 'hunter2';
+  await assert.rejects(openPostgresStore(stranger.toString()), (error: unknown) => {
+    assert.ok(error instanceof StoreUnavailableError);
+    assert.match(error.message, /role "vouch_nobody" does not exist/);
+    assert.doesNotMatch(error.message, /hunter2/);
+    return true;
+  });
+});
+
+test('a statement slower than the timeout is StoreUnavailableError within it', async (t) => {
+  const db = await postgres.create(t);
+  if (db === undefined) return;
+  const store = await db.open({ timeoutMs: 300 });
+  const alice = await store.createUser('alice', 'h', 0);
+  await store.createToken('token', alice.id, 10_000, 0);
+  // Another connection holds the table: every read of it waits.
+  const holder = new pg.Client({ connectionString: db.url });
+  // Cut when the database is dropped at the end of the test.
+  holder.on('error', () => {});
+  await holder.connect();
+  t.after(() => holder.end());
+  await holder.query('BEGIN');
+  await holder.query('LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE');
+  const started = Date.now();
+  await assert.rejects(async () => store.findToken('token', 1), StoreUnavailableError);
+  const waited = Date.now() - started;
+  assert.ok(waited >= 250 && waited < 1500, `waited ${waited} ms`);
+  await store.ping();
+  await holder.query('ROLLBACK');
+  assert.equal((await store.findToken('token', 1))?.user.username, 'alice');
+});
+
+test('a database refusing connections is StoreUnavailableError, and recovery needs no reopening', async (t) => {
+  const database = await postgresDatabase(t);
+  if (database === undefined) return;
+  const store = await openPostgresStore(database.url, { timeoutMs: 1000 });
+  t.after(() => store.close());
+  await store.createUser('alice', 'h', 0);
+  await asAdmin(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS false`);
+  await asAdmin(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database.name}'`,
+  );
+  for (const call of [() => store.ping(), () => store.findUserCredentials('alice')]) {
+    await assert.rejects(call(), (error: unknown) => {
+      assert.ok(error instanceof StoreUnavailableError);
+      assert.equal(error.statusCode, 503);
+      return true;
+    });
+  }
+  await asAdmin(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS true`);
+  await store.ping();
+  assert.equal((await store.findUserCredentials('alice'))?.username, 'alice');
+});
+
+test('the listening connection, when cut, is lost and then listens again', async (t) => {
+  const database = await postgresDatabase(t);
+  if (database === undefined) return;
+  const store = await openPostgresStore(database.url, { listen: { retryMs: 50 } });
+  t.after(() => store.close());
+  const alice = await store.createUser('alice', 'h', 0);
+  const events: string[] = [];
+  const changes: CredentialChange[] = [];
+  const stop = store.watchChanges({
+    ready: () => events.push('ready'),
+    changed: (change) => changes.push(change),
+    pending: () => events.push('pending'),
+    lost: (error) => events.push(`lost ${error instanceof StoreUnavailableError}`),
+  });
+  t.after(stop);
+  await until(() => events.length === 1, 'listening');
+  await asAdmin(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+     WHERE datname = '${database.name}' AND query LIKE 'LISTEN%'`,
+  );
+  await until(() => events.length === 3, 'lost, then listening again');
+  assert.deepEqual(events, ['ready', 'lost true', 'ready']);
+  await store.createSession('s', alice.id, 0);
+  await store.deleteSession('s');
+  await until(() => changes.length > 0, 'a change after the reconnection is heard');
+  assert.deepEqual(changes, [{ kind: 'session', digest: 's' }]);
+});
+
+test('driver errors: outages are StoreUnavailableError, bugs stay themselves', () => {
+  const sql = (code: string) => Object.assign(new Error('x'), { code });
+  const system = (code: string) => Object.assign(new Error(`connect ${code}`), { code });
+  for (const error of [
+    sql('08006'),
+    sql('57P01'),
+    sql('57014'),
+    sql('55000'),
+    sql('53300'),
+    sql('40001'),
+    sql('3D000'),
+    sql('28P01'),
+    system('ECONNREFUSED'),
+    system('ETIMEDOUT'),
+    new Error('Connection terminated unexpectedly'),
+  ]) {
+    assert.ok(toStoreError(error) instanceof StoreUnavailableError, error.message);
+  }
+  for (const error of [sql('23505'), sql('42601'), sql('22P02'), new TypeError('bug')]) {
+    assert.equal(toStoreError(error), error);
+  }
+  assert.equal(toStoreError('text').message, 'text');
+  const unavailable = new StoreUnavailableError();
+  assert.equal(toStoreError(unavailable), unavailable);
+});

@@ -1,0 +1,106 @@
+import { findLiveSession, type SessionRows } from './find-live-session.js';
+import type {
+  ApplicationRecord,
+  Awaitable,
+  ChangeWatcher,
+  LiveToken,
+  Store,
+  UserCredentials,
+  UserRecord,
+} from './store.js';
+
+/**
+ * One engine's tables through its prepared statements, each answering at once (SQLite) or
+ * later (PostgreSQL). Secrets arrive as digests; times are milliseconds since the epoch.
+ */
+export interface Repositories {
+  readonly users: {
+    create(username: string, passwordHash: string, now: number): Awaitable<UserRecord>;
+    findCredentials(username: string): Awaitable<UserCredentials | undefined>;
+    list(): Awaitable<UserRecord[]>;
+    count(): Awaitable<number>;
+  };
+  readonly tokens: {
+    create(digest: string, userId: number, expiresAt: number, now: number): Awaitable<void>;
+    findLive(digest: string, now: number): Awaitable<LiveToken | undefined>;
+    revoke(digest: string, now: number): Awaitable<boolean>;
+  };
+  readonly applications: {
+    create(
+      name: string,
+      keyPrefix: string,
+      keyDigest: string,
+      now: number,
+    ): Awaitable<ApplicationRecord>;
+    findByKey(keyDigest: string): Awaitable<ApplicationRecord | undefined>;
+    list(): Awaitable<ApplicationRecord[]>;
+    revoke(id: number, now: number): Awaitable<boolean>;
+  };
+  readonly sessions: SessionRows & {
+    create(digest: string, userId: number, now: number): Awaitable<void>;
+  };
+  readonly settings: {
+    get(name: string): Awaitable<string | undefined>;
+    setIfAbsent(name: string, value: string): Awaitable<string>;
+  };
+}
+
+/** What an engine adds to its repositories to make a {@link Store}. */
+export interface Engine {
+  /** Answers when the engine is reachable. */
+  ping(): Awaitable<void>;
+  /** Releases the engine, and stops its watches; harmless when repeated. */
+  close(): Awaitable<void>;
+  watchChanges(watcher: ChangeWatcher): () => void;
+  /** What the engine throws, as the store contract says (`StoreUnavailableError`, or unchanged). */
+  toStoreError(error: unknown): Error;
+  /** Runs each operation, trying it again as the engine sees fit (a lock held elsewhere). */
+  retry?<T>(operation: () => Awaitable<T>): Promise<T>;
+}
+
+/**
+ * The {@link Store} over one engine's repositories: every call answers a promise, and whatever the
+ * engine throws is translated by `engine.toStoreError`.
+ */
+export function storeOverRepositories(repositories: Repositories, engine: Engine): Store {
+  const { users, tokens, applications, sessions, settings } = repositories;
+  const call = async <T>(operation: () => Awaitable<T>): Promise<T> => {
+    try {
+      return await (engine.retry === undefined ? operation() : engine.retry(operation));
+    } catch (error) {
+      throw engine.toStoreError(error);
+    }
+  };
+  return {
+    ping: () => call(() => engine.ping()),
+    close: () => call(() => engine.close()),
+
+    createUser: (username, passwordHash, now) =>
+      call(() => users.create(username, passwordHash, now)),
+    findUserCredentials: (username) => call(() => users.findCredentials(username)),
+    listUsers: () => call(() => users.list()),
+    countUsers: () => call(() => users.count()),
+
+    createToken: (tokenDigest, userId, expiresAt, now) =>
+      call(() => tokens.create(tokenDigest, userId, expiresAt, now)),
+    findToken: (tokenDigest, now) => call(() => tokens.findLive(tokenDigest, now)),
+    revokeToken: (tokenDigest, now) => call(() => tokens.revoke(tokenDigest, now)),
+
+    createApplication: (name, keyPrefix, keyDigest, now) =>
+      call(() => applications.create(name, keyPrefix, keyDigest, now)),
+    findApplicationByKey: (keyDigest) => call(() => applications.findByKey(keyDigest)),
+    listApplications: () => call(() => applications.list()),
+    revokeApplication: (id, now) => call(() => applications.revoke(id, now)),
+
+    createSession: (sessionDigest, userId, now) =>
+      call(() => sessions.create(sessionDigest, userId, now)),
+    findSession: (sessionDigest, now, timeouts) =>
+      call(() => findLiveSession(sessions, sessionDigest, now, timeouts)),
+    deleteSession: (sessionDigest) => call(() => sessions.remove(sessionDigest)),
+
+    getSetting: (name) => call(() => settings.get(name)),
+    setSettingIfAbsent: (name, value) => call(() => settings.setIfAbsent(name, value)),
+
+    watchChanges: (watcher) => engine.watchChanges(watcher),
+  };
+}

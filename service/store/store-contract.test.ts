@@ -1,0 +1,396 @@
+// The Store contract, written once and run against every engine (SQLite, PostgreSQL), each test
+// on a fresh real database; another connection stands for the CLI or another instance.
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { StoreUnavailableError } from 'vouch';
+import { storeEngines, type TestDatabase } from '../../test/helpers/store-engines.js';
+import {
+  NotFoundError,
+  UsernameTakenError,
+  type CredentialChange,
+  type Store,
+  type UserRecord,
+} from './store.js';
+import { until } from '../../test/helpers/wait.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const timeouts = { idleMs: 30 * MINUTE, absoluteMs: 8 * HOUR };
+
+for (const engine of storeEngines) {
+  describe(`the store on ${engine.name}`, () => {
+    /** A fresh database with a store open on it, or `undefined` when the test was skipped. */
+    async function fixture(
+      t: TestContext,
+    ): Promise<{ db: TestDatabase; store: Store } | undefined> {
+      const db = await engine.create(t);
+      if (db === undefined) return undefined;
+      return { db, store: await db.open() };
+    }
+
+    /** As {@link fixture}, with a user `alice`. */
+    async function withAlice(
+      t: TestContext,
+    ): Promise<{ db: TestDatabase; store: Store; alice: UserRecord } | undefined> {
+      const opened = await fixture(t);
+      if (opened === undefined) return undefined;
+      return { ...opened, alice: await opened.store.createUser('alice', 'h', 0) };
+    }
+
+    const lastSeen = async (db: TestDatabase, digest: string) =>
+      (
+        await db.sql<{ last_seen_at: number }>(
+          'SELECT last_seen_at FROM sessions WHERE digest = $1',
+          digest,
+        )
+      )[0]?.last_seen_at;
+    const sessionCount = async (db: TestDatabase) =>
+      Number((await db.sql<{ n: number }>('SELECT count(*) AS n FROM sessions'))[0]?.n);
+
+    it('users: created, found with their hash, listed by id, counted', async (t) => {
+      const { store } = (await fixture(t)) ?? {};
+      if (store === undefined) return;
+      assert.equal(await store.countUsers(), 0);
+      const alice = await store.createUser('alice', 'hash-a', 1000);
+      assert.deepEqual(alice, { id: alice.id, username: 'alice', createdAt: 1000 });
+      const bob = await store.createUser('bob', 'hash-b', 2000);
+      assert.deepEqual(await store.findUserCredentials('alice'), {
+        ...alice,
+        passwordHash: 'hash-a',
+      });
+      assert.equal(await store.findUserCredentials('nobody'), undefined);
+      assert.deepEqual(await store.listUsers(), [alice, bob]);
+      assert.equal(await store.countUsers(), 2);
+    });
+
+    it('users: a taken name is UsernameTakenError; names compare case-sensitively', async (t) => {
+      const { store } = (await fixture(t)) ?? {};
+      if (store === undefined) return;
+      await store.createUser('alice', 'h', 1);
+      await assert.rejects(store.createUser('alice', 'h2', 2), (error: unknown) => {
+        assert.ok(error instanceof UsernameTakenError);
+        assert.equal(error.code, 'VOUCH_SERVICE_USERNAME_TAKEN');
+        return true;
+      });
+      await store.createUser('Alice', 'h', 3);
+      assert.equal(await store.countUsers(), 2);
+    });
+
+    it('tokens: valid until expiresAt, then gone', async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      await store.createToken('digest-1', alice.id, 10 * HOUR, 0);
+      assert.deepEqual(await store.findToken('digest-1', 10 * HOUR - 1), {
+        user: alice,
+        expiresAt: 10 * HOUR,
+      });
+      assert.equal(await store.findToken('digest-1', 10 * HOUR), undefined);
+      assert.equal(await store.findToken('unknown', 0), undefined);
+    });
+
+    it('tokens: revocation takes effect at once and only once', async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      await store.createToken('digest-1', alice.id, HOUR, 0);
+      await store.createToken('digest-2', alice.id, HOUR, 0);
+      assert.equal(await store.revokeToken('digest-1', 5), true);
+      assert.equal(await store.findToken('digest-1', 6), undefined);
+      assert.deepEqual((await store.findToken('digest-2', 6))?.user, alice);
+      assert.equal(await store.revokeToken('digest-1', 7), false);
+      await assert.rejects(store.revokeToken('unknown', 7), (error: unknown) => {
+        assert.ok(error instanceof NotFoundError);
+        assert.equal(error.code, 'VOUCH_SERVICE_NOT_FOUND');
+        return true;
+      });
+    });
+
+    it('applications: found by key digest until revoked; revocation at once', async (t) => {
+      const { store } = (await fixture(t)) ?? {};
+      if (store === undefined) return;
+      const app = await store.createApplication('billing', 'vk_abcdefgh', 'key-digest', 100);
+      assert.deepEqual(app, {
+        id: app.id,
+        name: 'billing',
+        keyPrefix: 'vk_abcdefgh',
+        createdAt: 100,
+        revokedAt: null,
+      });
+      assert.deepEqual(await store.findApplicationByKey('key-digest'), app);
+      assert.equal(await store.findApplicationByKey('other'), undefined);
+      assert.equal(await store.revokeApplication(app.id, 200), true);
+      assert.equal(await store.findApplicationByKey('key-digest'), undefined);
+      assert.deepEqual(await store.listApplications(), [{ ...app, revokedAt: 200 }]);
+      assert.equal(await store.revokeApplication(app.id, 300), false);
+      assert.deepEqual(await store.listApplications(), [{ ...app, revokedAt: 200 }]);
+    });
+
+    it('applications: revoking an unknown id is NotFoundError', async (t) => {
+      const { store } = (await fixture(t)) ?? {};
+      if (store === undefined) return;
+      await assert.rejects(store.revokeApplication(42, 1), (error: unknown) => {
+        assert.ok(error instanceof NotFoundError);
+        assert.equal(error.code, 'VOUCH_SERVICE_NOT_FOUND');
+        return true;
+      });
+    });
+
+    it('applications: a key digest is unique (a bug, not an outage)', async (t) => {
+      const { store } = (await fixture(t)) ?? {};
+      if (store === undefined) return;
+      await store.createApplication('a', 'vk_1', 'same', 1);
+      await assert.rejects(store.createApplication('b', 'vk_2', 'same', 2), (error: unknown) => {
+        assert.ok(!(error instanceof StoreUnavailableError));
+        return true;
+      });
+      assert.equal((await store.listApplications()).length, 1);
+    });
+
+    it('foreign keys are enforced: no token or session for an unknown user', async (t) => {
+      const { store } = (await fixture(t)) ?? {};
+      if (store === undefined) return;
+      for (const write of [store.createToken('d', 999, 10, 0), store.createSession('d', 999, 0)]) {
+        await assert.rejects(write, (error: unknown) => {
+          assert.ok(!(error instanceof StoreUnavailableError));
+          assert.match((error as Error).message, /foreign key/i);
+          return true;
+        });
+      }
+    });
+
+    it('settings: absent, then the first writer wins, across connections', async (t) => {
+      const { db, store: one } = (await fixture(t)) ?? {};
+      if (db === undefined || one === undefined) return;
+      const two = await db.open();
+      assert.equal(await one.getSetting('secret'), undefined);
+      assert.equal(await one.setSettingIfAbsent('secret', 'first'), 'first');
+      assert.equal(await two.setSettingIfAbsent('secret', 'second'), 'first');
+      assert.equal(await two.getSetting('secret'), 'first');
+      const racing = await Promise.all(
+        ['a', 'b', 'c', 'd'].map((value, i) =>
+          (i % 2 === 0 ? one : two).setSettingIfAbsent('raced', value),
+        ),
+      );
+      assert.equal(new Set(racing).size, 1, `one value in force: ${racing.join(', ')}`);
+    });
+
+    it('reopening keeps users, tokens, keys, revocations, sessions and settings', async (t) => {
+      const { db, store: before } = (await fixture(t)) ?? {};
+      if (db === undefined || before === undefined) return;
+      const alice = await before.createUser('alice', 'h', 1);
+      await before.createToken('live', alice.id, HOUR, 0);
+      await before.createToken('revoked', alice.id, HOUR, 0);
+      await before.revokeToken('revoked', 1);
+      const kept = await before.createApplication('kept', 'vk_1', 'kept-digest', 1);
+      const gone = await before.createApplication('gone', 'vk_2', 'gone-digest', 1);
+      await before.revokeApplication(gone.id, 2);
+      await before.createSession('session', alice.id, 0);
+      await before.setSettingIfAbsent('secret', 's');
+      await before.close();
+
+      const after = await db.open();
+      assert.deepEqual(await after.listUsers(), [alice]);
+      assert.deepEqual((await after.findToken('live', 2))?.user, alice);
+      assert.equal(await after.findToken('revoked', 2), undefined);
+      assert.deepEqual(await after.findApplicationByKey('kept-digest'), kept);
+      assert.equal(await after.findApplicationByKey('gone-digest'), undefined);
+      assert.deepEqual((await after.findSession('session', 1, timeouts))?.user, alice);
+      assert.equal(await after.getSetting('secret'), 's');
+    });
+
+    it('after close, every call is StoreUnavailableError; closing twice is harmless', async (t) => {
+      const { store } = (await fixture(t)) ?? {};
+      if (store === undefined) return;
+      await store.ping();
+      await store.close();
+      await store.close();
+      await assert.rejects(store.ping(), StoreUnavailableError);
+      await assert.rejects(async () => store.findToken('x', 0), StoreUnavailableError);
+      await assert.rejects(
+        async () => store.findSession('x', 0, { idleMs: 1, absoluteMs: 1 }),
+        StoreUnavailableError,
+      );
+    });
+
+    it('sessions: a live session answers its user; unknown digests answer nothing', async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      await store.createSession('s', alice.id, 0);
+      assert.deepEqual(await store.findSession('s', 1, timeouts), {
+        user: alice,
+        createdAt: 0,
+        lastSeenAt: 0,
+      });
+      assert.equal(await store.findSession('unknown', 1, timeouts), undefined);
+      await store.deleteSession('never-existed');
+    });
+
+    it('sessions: unused for idleMs, a session dies and its row is deleted', async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      await store.createSession('s', alice.id, 0);
+      assert.deepEqual((await store.findSession('s', timeouts.idleMs - 1, timeouts))?.user, alice);
+      // That use refreshed the idle clock, so the session lives on past the first deadline…
+      assert.deepEqual(
+        (await store.findSession('s', 2 * timeouts.idleMs - 2, timeouts))?.user,
+        alice,
+      );
+      // …until it is left alone for idleMs.
+      assert.equal(await store.findSession('s', 3 * timeouts.idleMs - 2, timeouts), undefined);
+      assert.equal(await sessionCount(db), 0);
+    });
+
+    it('sessions: however busy, a session dies absoluteMs after login', async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      await store.createSession('s', alice.id, 0);
+      for (let now = 10 * MINUTE; now < timeouts.absoluteMs; now += 10 * MINUTE) {
+        assert.deepEqual((await store.findSession('s', now, timeouts))?.user, alice);
+      }
+      assert.equal(await store.findSession('s', timeouts.absoluteMs, timeouts), undefined);
+      assert.equal(await sessionCount(db), 0);
+    });
+
+    it('sessions: reads within the refresh interval write nothing; a stale clock is written', async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      await store.createSession('s', alice.id, 1000);
+      for (let now = 1000; now < 1000 + MINUTE; now += 5000) {
+        assert.equal((await store.findSession('s', now, timeouts))?.lastSeenAt, 1000);
+      }
+      // Any write would have moved the clock to the reading's time.
+      assert.equal(await lastSeen(db, 's'), 1000);
+      assert.equal(
+        (await store.findSession('s', 1000 + MINUTE, timeouts))?.lastSeenAt,
+        1000 + MINUTE,
+      );
+      assert.equal(await lastSeen(db, 's'), 1000 + MINUTE);
+    });
+
+    it('sessions: an older clock never moves the idle clock backwards', async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      await store.createSession('s', alice.id, 0);
+      // Both read the stale clock and both write it, the older last as often as not.
+      await Promise.all([
+        store.findSession('s', 10 * MINUTE, timeouts),
+        store.findSession('s', 9 * MINUTE, timeouts),
+      ]);
+      assert.equal(await lastSeen(db, 's'), 10 * MINUTE);
+    });
+
+    it('sessions: a request racing a logout never resurrects the session', async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      for (let round = 0; round < 30; round++) {
+        const digest = `s${round}`;
+        await store.createSession(digest, alice.id, 0);
+        // The read needs a refresh (stale by 10 minutes), so both operations write.
+        const racers: Promise<unknown>[] = [
+          Promise.resolve(store.findSession(digest, 10 * MINUTE, timeouts)),
+          store.deleteSession(digest),
+          Promise.resolve(store.findSession(digest, 10 * MINUTE + 1, timeouts)),
+        ];
+        if (round % 2 === 1) racers.reverse();
+        await Promise.all(racers);
+        assert.equal(await store.findSession(digest, 10 * MINUTE + 2, timeouts), undefined);
+      }
+      assert.equal(await sessionCount(db), 0);
+    });
+
+    it('sessions: a logout by another connection is seen by the next request', async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      const other = await db.open();
+      await store.createSession('s', alice.id, 0);
+      assert.deepEqual((await store.findSession('s', 1, timeouts))?.user, alice);
+      await other.deleteSession('s');
+      assert.equal(await store.findSession('s', 2, timeouts), undefined);
+      assert.equal(await store.findSession('s', 10 * MINUTE, timeouts), undefined);
+    });
+
+    describe('watchChanges', () => {
+      /** A watcher that records what it is told. */
+      function recorder() {
+        const seen = { ready: 0, changes: [] as CredentialChange[], lost: [] as Error[] };
+        return {
+          seen,
+          watcher: {
+            ready: () => void (seen.ready += 1),
+            changed: (change: CredentialChange) => void seen.changes.push(change),
+            pending: () => void seen.lost.push(new Error('pending')),
+            lost: (error: Error) => void seen.lost.push(error),
+          },
+        };
+      }
+
+      /** Whether a reported change covers a credential of this kind and digest. */
+      const covers = (change: CredentialChange, kind: string, digest?: string) =>
+        change.kind === 'all' ||
+        (change.kind === kind && (!('digest' in change) || change.digest === digest));
+
+      it('another connection taking a credential away is reported, once visible', async (t) => {
+        const { db, store, alice } = (await withAlice(t)) ?? {};
+        if (db === undefined || store === undefined || alice === undefined) return;
+        const other = await db.open();
+        await store.createToken('token', alice.id, HOUR, 0);
+        await store.createSession('session', alice.id, 0);
+        const app = await store.createApplication('billing', 'vk_1', 'key', 0);
+        const { seen, watcher } = recorder();
+        const stop = store.watchChanges(watcher);
+        t.after(stop);
+        await until(() => seen.ready === 1, 'the watch is ready');
+
+        const cases: [
+          string,
+          string | undefined,
+          () => Promise<unknown>,
+          () => Promise<unknown>,
+        ][] = [
+          [
+            'token',
+            'token',
+            () => other.revokeToken('token', 1),
+            () => Promise.resolve(store.findToken('token', 2)),
+          ],
+          [
+            'session',
+            'session',
+            () => other.deleteSession('session'),
+            () => Promise.resolve(store.findSession('session', 2, timeouts)),
+          ],
+          [
+            'applications',
+            undefined,
+            () => other.revokeApplication(app.id, 1),
+            () => Promise.resolve(store.findApplicationByKey('key')),
+          ],
+        ];
+        for (const [kind, digest, takeAway, lookUp] of cases) {
+          const before = seen.changes.length;
+          await takeAway();
+          await until(
+            () => seen.changes.slice(before).some((change) => covers(change, kind, digest)),
+            `the ${kind} change is reported`,
+          );
+          assert.equal(await lookUp(), undefined, `the ${kind} is gone for this store's reads`);
+        }
+        assert.deepEqual(seen.lost, []);
+      });
+
+      it('nothing is reported once stopped', async (t) => {
+        const { db, store, alice } = (await withAlice(t)) ?? {};
+        if (db === undefined || store === undefined || alice === undefined) return;
+        const other = await db.open();
+        await store.createToken('token', alice.id, HOUR, 0);
+        const { seen, watcher } = recorder();
+        const stop = store.watchChanges(watcher);
+        await until(() => seen.ready === 1, 'the watch is ready');
+        stop();
+        await other.revokeToken('token', 1);
+        await sleep(200);
+        assert.deepEqual(seen.changes, []);
+      });
+    });
+  });
+}

@@ -1,0 +1,408 @@
+// Several instances of the service, as real processes, on one PostgreSQL database (a fresh one
+// per test) and one Redis logical database: what one issues all honour, what is taken away
+// anywhere is refused everywhere within a second, failed sign-ins count wherever they are made,
+// and outages are answered 503 and recovered from without a restart.
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import pg from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { asAdmin, postgresDatabase, redisDatabase } from '../helpers/services.js';
+import { tcpProxy } from '../helpers/tcp-proxy.js';
+import { freePort, until } from '../helpers/wait.js';
+import { bearer, form, setCookies } from './helpers.js';
+import { cli, runServer, type ServerProcess } from './processes.js';
+
+const LISTENING = /"msg":"vouch service listening"/;
+const PASSWORD = 'correct horse battery staple';
+
+/** One running instance. */
+interface Instance {
+  readonly base: string;
+  readonly server: ServerProcess;
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Two instances on one database, the environment they share, and the database's name. */
+interface Cluster {
+  readonly a: Instance;
+  readonly b: Instance;
+  readonly env: NodeJS.ProcessEnv;
+  readonly database: string;
+  /** Starts one more instance on the same database and Redis. */
+  start(extra?: NodeJS.ProcessEnv): Promise<Instance>;
+}
+
+/**
+ * A fresh PostgreSQL database (and, with `redis`, a Redis logical database), the user `alice`
+ * added with the CLI, and two instances started together; `undefined` when the test was skipped.
+ */
+async function cluster(
+  t: TestContext,
+  options: { redis: boolean; redisUrl?: (url: string) => Promise<string> },
+): Promise<Cluster | undefined> {
+  const database = await postgresDatabase(t);
+  const redisUrl = options.redis ? await redisDatabase(t) : undefined;
+  if (database === undefined || (options.redis && redisUrl === undefined)) return undefined;
+  const env: NodeJS.ProcessEnv = {
+    DATABASE_URL: database.url,
+    ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
+  await cli(env, ['user', 'add', 'alice'], `${PASSWORD}\n`);
+  const instanceRedis =
+    redisUrl !== undefined && options.redisUrl !== undefined
+      ? await options.redisUrl(redisUrl)
+      : redisUrl;
+  const start = async (extra: NodeJS.ProcessEnv = {}): Promise<Instance> => {
+    const port = await freePort();
+    const server = runServer(t, {
+      ...env,
+      ...(instanceRedis === undefined ? {} : { REDIS_URL: instanceRedis }),
+      PORT: String(port),
+      ...extra,
+    });
+    await server.waitFor(LISTENING);
+    const base = `http://127.0.0.1:${port}`;
+    return { base, server, fetch: (path, init) => fetch(base + path, init) };
+  };
+  const [a, b] = await Promise.all([start(), start()]);
+  return { a, b, env, database: database.name, start };
+}
+
+async function token(instance: Instance): Promise<string> {
+  const response = await instance.fetch(
+    '/api/token',
+    form({ username: 'alice', password: PASSWORD }),
+  );
+  assert.equal(response.status, 200, await response.clone().text());
+  return ((await response.json()) as { token: string }).token;
+}
+
+async function signIn(instance: Instance): Promise<{ cookie: string; csrftoken: string }> {
+  const response = await instance.fetch(
+    '/api/auth/login',
+    form({ username: 'alice', password: PASSWORD }),
+  );
+  assert.equal(response.status, 200);
+  const cookies = setCookies(response);
+  const sessionid = cookies.get('sessionid')?.value ?? '';
+  const csrftoken = cookies.get('csrftoken')?.value ?? '';
+  return { cookie: `sessionid=${sessionid}; csrftoken=${csrftoken}`, csrftoken };
+}
+
+/** A new application key, made with the CLI: its id and the key. */
+async function newKey(env: NodeJS.ProcessEnv, name: string): Promise<{ id: string; key: string }> {
+  const output = await cli(env, ['key', 'add', name]);
+  const id = /^key (\d+) created/m.exec(output)?.[1] ?? '';
+  const key = output.trimEnd().split('\n').at(-1) ?? '';
+  assert.match(key, /^vk_/);
+  return { id, key };
+}
+
+/** Polls until every instance answers `status` to the request; how long that took. */
+async function allAnswer(
+  instances: readonly Instance[],
+  status: number,
+  request: (instance: Instance) => Promise<Response>,
+  since: number,
+): Promise<number> {
+  for (const instance of instances) {
+    for (;;) {
+      const response = await request(instance);
+      await response.arrayBuffer();
+      if (response.status === status) break;
+      if (Date.now() - since > 5000)
+        assert.fail(`${instance.base} still answers ${response.status}`);
+      await sleep(10);
+    }
+  }
+  return Date.now() - since;
+}
+
+/** Lines of the instance's JSON log whose message matches. */
+function logged(instance: Instance, message: RegExp): Record<string, unknown>[] {
+  return instance.server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => message.test(String(entry.msg)));
+}
+
+describe('several instances on PostgreSQL and Redis', () => {
+  it('what one issues, all honour; what is revoked anywhere, all refuse within a second', async (t) => {
+    const found = await cluster(t, { redis: true });
+    if (found === undefined) return;
+    const { a, b, env } = found;
+    for (const instance of [a, b]) {
+      assert.equal(logged(instance, /^vouch service listening$/)[0]?.storage, 'PostgreSQL + Redis');
+    }
+
+    // A token from A works on B (twice: the second answer comes from B's memory).
+    const fromA = await token(a);
+    for (let i = 0; i < 2; i++) {
+      const response = await b.fetch('/api/bearer', { headers: bearer(fromA) });
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), { token: fromA });
+    }
+
+    // A key revoked with the CLI is refused by both within a second.
+    const { id, key } = await newKey(env, 'billing');
+    const keyed = (instance: Instance) =>
+      instance.fetch('/api/headerkey', { headers: { 'x-api-key': key } });
+    for (const instance of [a, b, a, b]) assert.equal((await keyed(instance)).status, 200);
+    await cli(env, ['key', 'revoke', id]);
+    const keyRefused = await allAnswer([a, b], 401, keyed, Date.now());
+    assert.ok(
+      keyRefused < 1000,
+      `the key was refused by both ${keyRefused} ms after the CLI exited`,
+    );
+
+    // So is a token revoked with the CLI.
+    await cli(env, ['token', 'revoke'], `${fromA}\n`);
+    const tokenRefused = await allAnswer(
+      [a, b],
+      401,
+      (instance) => instance.fetch('/api/bearer', { headers: bearer(fromA) }),
+      Date.now(),
+    );
+    assert.ok(tokenRefused < 1000, `the token was refused ${tokenRefused} ms after the CLI exited`);
+
+    // A session opened on A, used on both, logged out on B (its CSRF token verifies there: the
+    // generated secret is shared), is refused by A within a second.
+    const session = await signIn(a);
+    const pets = (instance: Instance) =>
+      instance.fetch('/api/pets', { headers: { cookie: session.cookie } });
+    for (const instance of [a, b, a]) assert.equal((await pets(instance)).status, 200);
+    const logout = await b.fetch('/api/auth/logout', {
+      method: 'POST',
+      headers: { cookie: session.cookie, origin: b.base, 'x-csrftoken': session.csrftoken },
+    });
+    assert.equal(logout.status, 204);
+    const sessionRefused = await allAnswer([a, b], 401, pets, Date.now());
+    assert.ok(sessionRefused < 1000, `the session was refused ${sessionRefused} ms after logout`);
+  });
+
+  it('failed sign-ins on any instance count toward one limit', async (t) => {
+    const found = await cluster(t, { redis: true });
+    if (found === undefined) return;
+    const { a, b } = found;
+    // Five failures for one username from one address (the tight limit), alternating.
+    const wrong = form({ username: 'alice', password: 'not the password' });
+    for (let i = 0; i < 5; i++) {
+      const response = await (i % 2 === 0 ? a : b).fetch('/api/token', wrong);
+      assert.equal(response.status, 400, `attempt ${i + 1}`);
+    }
+    for (const instance of [a, b]) {
+      const refused = await instance.fetch('/api/auth/login', wrong);
+      assert.equal(refused.status, 429);
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    }
+  });
+
+  it('an instance killed with SIGKILL leaves the others serving', async (t) => {
+    const found = await cluster(t, { redis: true });
+    if (found === undefined) return;
+    const { a, b } = found;
+    const fromA = await token(a);
+    await a.server.kill();
+    await assert.rejects(a.fetch('/api/health'));
+    assert.equal((await b.fetch('/api/bearer', { headers: bearer(fromA) })).status, 200);
+    assert.equal((await b.fetch('/api/bearer', { headers: bearer(await token(b)) })).status, 200);
+    assert.equal((await b.fetch('/api/health')).status, 200);
+  });
+
+  it('a database refusing connections is answered 503 at once, and recovered from', async (t) => {
+    const found = await cluster(t, { redis: true });
+    if (found === undefined) return;
+    const { a, b, env, database } = found;
+    const { key } = await newKey(env, 'billing');
+    const session = await signIn(a);
+
+    await asAdmin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
+    await asAdmin(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${database}'`,
+    );
+    const requests: [string, RequestInit | undefined][] = [
+      ['/api/health', undefined],
+      ['/api/token', form({ username: 'alice', password: PASSWORD })],
+      ['/api/auth/login', form({ username: 'alice', password: PASSWORD })],
+      // Credentials this instance has not seen yet: only the database can tell.
+      ['/api/headerkey', { headers: { 'x-api-key': key } }],
+      ['/api/pets', { headers: { cookie: session.cookie } }],
+      [
+        '/api/basic',
+        {
+          headers: {
+            authorization: `Basic ${Buffer.from(`alice:${PASSWORD}`).toString('base64')}`,
+          },
+        },
+      ],
+    ];
+    for (const [path, init] of requests) {
+      const started = Date.now();
+      const response = await b.fetch(path, init);
+      assert.equal(response.status, 503, path);
+      assert.deepEqual(await response.json(), { detail: 'Service Unavailable' });
+      assert.ok(Number(response.headers.get('retry-after')) > 0, path);
+      assert.ok(Date.now() - started < 3000, `${path} answered in ${Date.now() - started} ms`);
+    }
+
+    await asAdmin(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+    await allAnswer([a, b], 200, (instance) => instance.fetch('/api/health'), Date.now());
+    for (const instance of [a, b]) {
+      assert.equal(
+        (await instance.fetch('/api/headerkey', { headers: { 'x-api-key': key } })).status,
+        200,
+      );
+      assert.equal(
+        (await instance.fetch('/api/bearer', { headers: bearer(await token(instance)) })).status,
+        200,
+      );
+    }
+  });
+
+  it('a database slower than its timeout is answered 503 within it', async (t) => {
+    const found = await cluster(t, { redis: true });
+    if (found === undefined) return;
+    const { b, env } = found;
+    const fresh = await token(b);
+    // Another connection holds the tables every sign-in and token lookup reads.
+    const holder = new pg.Client({ connectionString: env.DATABASE_URL });
+    holder.on('error', () => {});
+    await holder.connect();
+    t.after(() => holder.end());
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE users, tokens IN ACCESS EXCLUSIVE MODE');
+    for (const [path, init] of [
+      ['/api/token', form({ username: 'alice', password: PASSWORD })],
+      ['/api/bearer', { headers: bearer(fresh) }],
+    ] as const) {
+      const started = Date.now();
+      const response = await b.fetch(path, init);
+      const took = Date.now() - started;
+      assert.equal(response.status, 503, path);
+      assert.ok(Number(response.headers.get('retry-after')) > 0);
+      assert.ok(took >= 1500 && took < 4000, `${path} answered in ${took} ms`);
+    }
+    await holder.query('ROLLBACK');
+    assert.equal((await b.fetch('/api/bearer', { headers: bearer(fresh) })).status, 200);
+  });
+
+  it('without Redis instances go on from the database, count failures alone, and recover', async (t) => {
+    const proxies: Awaited<ReturnType<typeof tcpProxy>>[] = [];
+    const found = await cluster(t, {
+      redis: true,
+      // The instances reach Redis through a proxy the test can cut; the CLI reaches it directly.
+      async redisUrl(url) {
+        const target = new URL(url);
+        const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+        proxies.push(proxy);
+        return `redis://127.0.0.1:${proxy.port}${target.pathname}`;
+      },
+    });
+    if (found === undefined) return;
+    const { a, b, env } = found;
+    const proxy = proxies[0]!;
+    const fromA = await token(a);
+    const { id, key } = await newKey(env, 'billing');
+
+    proxy.cut();
+    for (const instance of [a, b]) {
+      await allAnswer(
+        [instance],
+        200,
+        (i) => i.fetch('/api/bearer', { headers: bearer(fromA) }),
+        Date.now(),
+      );
+      assert.equal(
+        (await instance.fetch('/api/headerkey', { headers: { 'x-api-key': key } })).status,
+        200,
+      );
+    }
+    // Each instance now counts alone: five failures on A lock A, not B.
+    const wrong = form({ username: 'alice', password: 'not the password' });
+    for (let i = 0; i < 5; i++) assert.equal((await a.fetch('/api/token', wrong)).status, 400);
+    assert.equal((await a.fetch('/api/token', wrong)).status, 429);
+    assert.equal((await b.fetch('/api/token', wrong)).status, 400);
+    // A revocation made meanwhile is read from the database by everyone.
+    await cli(env, ['key', 'revoke', id]);
+    await allAnswer(
+      [a, b],
+      401,
+      (i) => i.fetch('/api/headerkey', { headers: { 'x-api-key': key } }),
+      Date.now(),
+    );
+
+    proxy.restore();
+    for (const instance of [a, b]) {
+      await until(
+        () => logged(instance, /Redis answers again/).length === 1,
+        'recovery logged',
+        10_000,
+      );
+      assert.equal(logged(instance, /Redis unreachable/).length, 1, 'the outage is logged once');
+    }
+    // Shared again: a token revoked now is refused everywhere within a second.
+    for (const instance of [a, b, a, b]) {
+      assert.equal((await instance.fetch('/api/bearer', { headers: bearer(fromA) })).status, 200);
+    }
+    await sleep(200);
+    await cli(env, ['token', 'revoke'], `${fromA}\n`);
+    const refused = await allAnswer(
+      [a, b],
+      401,
+      (instance) => instance.fetch('/api/bearer', { headers: bearer(fromA) }),
+      Date.now(),
+    );
+    assert.ok(refused < 1000, `refused ${refused} ms after the CLI exited`);
+  });
+
+  it('instances starting together on a new database seed the demo once', async (t) => {
+    const database = await postgresDatabase(t);
+    const redisUrl = await redisDatabase(t);
+    if (database === undefined || redisUrl === undefined) return;
+    const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl, LOG_LEVEL: 'info' };
+    const servers = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const port = await freePort();
+        const server = runServer(t, { ...env, PORT: String(port) });
+        await server.waitFor(LISTENING);
+        return { server, base: `http://127.0.0.1:${port}` };
+      }),
+    );
+    const seeded = servers.filter(({ server }) => /demo credentials/.test(server.stdout()));
+    assert.equal(seeded.length, 1);
+    const password = /^ {2}password +(\S+)$/m.exec(seeded[0]!.server.stdout())?.[1] ?? '';
+    for (const { base } of servers) {
+      const response = await fetch(`${base}/api/token`, form({ username: 'demo', password }));
+      assert.equal(response.status, 200);
+    }
+  });
+});
+
+describe('several instances on PostgreSQL alone', () => {
+  it('revocations reach every instance through LISTEN/NOTIFY; failures count in the database', async (t) => {
+    const found = await cluster(t, { redis: false });
+    if (found === undefined) return;
+    const { a, b, env } = found;
+    assert.equal(logged(a, /^vouch service listening$/)[0]?.storage, 'PostgreSQL');
+    const { id, key } = await newKey(env, 'billing');
+    const keyed = (instance: Instance) =>
+      instance.fetch('/api/headerkey', { headers: { 'x-api-key': key } });
+    // Until each instance listens, nothing is kept: use the key until both answer from memory.
+    for (const instance of [a, b, a, b]) assert.equal((await keyed(instance)).status, 200);
+    await cli(env, ['key', 'revoke', id]);
+    const refused = await allAnswer([a, b], 401, keyed, Date.now());
+    assert.ok(refused < 1000, `the key was refused ${refused} ms after the CLI exited`);
+
+    const wrong = form({ username: 'alice', password: 'not the password' });
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await (i % 2 === 0 ? a : b).fetch('/api/token', wrong)).status, 400);
+    }
+    for (const instance of [a, b]) {
+      assert.equal((await instance.fetch('/api/token', wrong)).status, 429);
+    }
+  });
+});
