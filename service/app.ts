@@ -1,6 +1,8 @@
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import formbody from '@fastify/formbody';
 import Fastify, {
   type FastifyError,
+  type FastifySchemaCompiler,
   type FastifyInstance,
   type FastifyServerOptions,
 } from 'fastify';
@@ -8,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { VouchError } from 'vouch';
 import { createCsrfVerifier } from 'vouch/csrf';
-import { createErrorHandler, exceptionHandler, vouch } from 'vouch/fastify';
+import { clientErrorHandler, createErrorHandler, exceptionHandler, vouch } from 'vouch/fastify';
 import { vouchOpenapi } from 'vouch/openapi';
 import { createAuthenticators } from './authenticators.js';
 import type { Config } from './config.js';
@@ -17,7 +19,10 @@ import { createLoginGuard } from './login-guard.js';
 import { eventsRouter } from './routes/events.js';
 import { exampleRoutes } from './routes/examples.js';
 import { healthRoute, versionRoute } from './routes/health.js';
+import { TAGS } from './routes/schemas.js';
 import { signInRoutes } from './routes/sign-in.js';
+import { deviceCookies } from './security/device-cookie.js';
+import { hashGate, PasswordChecksBusyError, type HashGate } from './security/hash-gate.js';
 import { createFailureLimiter, type FailureLimiter } from './security/rate-limit.js';
 import type { Store } from './store/store.js';
 import { TooManyAttemptsError } from './too-many-attempts.js';
@@ -37,10 +42,28 @@ export interface ServiceOptions {
   readonly secretKey: string;
   /** Counts failed sign-ins; a fresh in-memory one by default. */
   readonly limiter?: FailureLimiter;
+  /** Bounds the password checks under way; one at a time, eight waiting, by default. */
+  readonly hashGate?: HashGate;
   /** The clock, for tests. */
   readonly now?: () => number;
   /** Logger settings; pino with secrets redacted at the configured level by default. */
   readonly logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Validators as Fastify builds them, except that bodies are taken as sent: Fastify's default
+ * coerces a one-element array or a number into the string a schema asks for. Path and query
+ * parameters are text, so coercing them stays.
+ */
+function validatorCompiler(): FastifySchemaCompiler<unknown> {
+  const build = AjvCompiler();
+  // The pool's compilers take the route's definition, as Fastify's own does (their declared
+  // type says a bare schema).
+  const compiler = (coerceTypes: false | 'array') =>
+    build({}, { customOptions: { coerceTypes } }) as unknown as FastifySchemaCompiler<unknown>;
+  const bodies = compiler(false);
+  const others = compiler('array');
+  return (route) => (route.httpPart === 'body' ? bodies : others)(route);
 }
 
 /** Derives a purpose-bound key from the server secret, so one leak does not open the others. */
@@ -57,16 +80,25 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
   const now = options.now ?? Date.now;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
+    // What the HTTP parser refuses is answered { detail } too.
+    clientErrorHandler,
     trustProxy: config.trustProxy === false ? false : config.trustProxy.join(','),
   });
-  const login = createLoginGuard(store, options.limiter ?? createFailureLimiter());
+  const secure = config.publicOrigin.startsWith('https:');
+  const login = createLoginGuard(
+    store,
+    options.limiter ?? createFailureLimiter(),
+    deviceCookies(subkey(options.secretKey, 'device'), { secure }),
+    options.hashGate ?? hashGate(),
+  );
   const auth = createAuthenticators({ config, store, login, now });
   const csrfOptions = {
     secret: subkey(options.secretKey, 'csrf'),
     trustedOrigins: [config.publicOrigin],
-    cookie: { secure: config.publicOrigin.startsWith('https:') },
+    cookie: { secure },
   };
 
+  app.setValidatorCompiler(validatorCompiler());
   await app.register(formbody);
   await app.register(vouch, { auth: auth.bearer, csrf: csrfOptions, errorHandler: false });
   const vouchErrors = createErrorHandler([
@@ -75,6 +107,12 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
         .code(429)
         .header('retry-after', String(error.retryAfter))
         .send({ detail: 'Too Many Requests' }),
+    ),
+    exceptionHandler(PasswordChecksBusyError, (error, _request, reply) =>
+      reply
+        .code(503)
+        .header('retry-after', String(error.retryAfter))
+        .send({ detail: 'Service Unavailable' }),
     ),
   ]);
   // Every error body of the service is { detail }: Fastify's own client errors (validation,
@@ -103,6 +141,7 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
           'Get a token from POST /api/token, then use Authorize.',
       },
       servers: [{ url: config.publicOrigin }],
+      tags: [...TAGS],
     },
   });
 

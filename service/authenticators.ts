@@ -9,7 +9,7 @@ import {
 } from 'vouch';
 import { SessionAuth } from 'vouch/session';
 import { clientAddress, type Config } from './config.js';
-import type { LoginGuard } from './login-guard.js';
+import { signInSource, type LoginGuard } from './login-guard.js';
 import { digest } from './security/secrets.js';
 import { storeSessions } from './sessions.js';
 import { mapAwaitable, type Store } from './store/store.js';
@@ -31,7 +31,9 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
   const application = (_request: FastifyRequest, key: string) =>
     key.startsWith('vk_') ? store.findApplicationByKey(digest(key)) : undefined;
 
+  // Each is documented under a plain name of its own, listed in this order under Authorize.
   const bearer = new HttpBearer({
+    name: 'bearer',
     description: 'A token from POST /api/token',
     // The store may answer at once (from memory) or later; a found token is the auth value.
     authenticate: (_request, token) =>
@@ -40,11 +42,13 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
       ),
   });
   const basic = new HttpBasic({
+    name: 'basic',
     description: 'A username and password',
     authenticate: async (request, username, password) =>
-      (await login.check(request.ip, username, password))?.username,
+      (await login.check(signInSource(request), username, password))?.user.username,
   });
   const session = new SessionAuth({
+    name: 'session',
     store: storeSessions(
       store,
       { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
@@ -52,11 +56,32 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
     ),
     description: 'The session cookie set by POST /api/auth/login',
   });
-  const queryKey = new APIKeyQuery({ paramName: 'api_key', authenticate: application });
-  const headerKey = new APIKeyHeader({ paramName: 'X-API-Key', authenticate: application });
-  const cookieKey = new APIKeyCookie({ paramName: 'X-API-KEY', authenticate: application });
-  const multipleQuery = new APIKeyQuery({ paramName: 'key', authenticate: application });
-  const multipleHeader = new APIKeyHeader({ paramName: 'key', authenticate: application });
+  const keyOf = (description: string) => ({ description, authenticate: application });
+  const headerKey = new APIKeyHeader({
+    name: 'apiKeyHeader',
+    paramName: 'X-API-Key',
+    ...keyOf('An application key in the X-API-Key header'),
+  });
+  const queryKey = new APIKeyQuery({
+    name: 'apiKeyQuery',
+    paramName: 'api_key',
+    ...keyOf('An application key in the api_key query parameter'),
+  });
+  const cookieKey = new APIKeyCookie({
+    name: 'apiKeyCookie',
+    paramName: 'X-API-KEY',
+    ...keyOf('An application key in the X-API-KEY cookie'),
+  });
+  const multipleQuery = new APIKeyQuery({
+    name: 'keyQuery',
+    paramName: 'key',
+    ...keyOf('An application key in the key query parameter'),
+  });
+  const multipleHeader = new APIKeyHeader({
+    name: 'keyHeader',
+    paramName: 'key',
+    ...keyOf('An application key in the key header'),
+  });
   const ipAllowList = authFunction(
     (request: FastifyRequest) => {
       const { address, type } = clientAddress(request.ip);

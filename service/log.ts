@@ -8,10 +8,14 @@ const SECRET_HEADERS = new Set([
   'key',
   'x-csrftoken',
 ]);
-const SECRET_PARAMS = new Set(['api_key', 'key']);
+// The service's API-key parameters, and RFC 6750's access_token.
+const SECRET_PARAMS = new Set(['api_key', 'key', 'access_token']);
 const REDACTED = '[REDACTED]';
 
-/** A request target with the values of API-key query parameters replaced. */
+/**
+ * A request target with the values of credential query parameters replaced, whatever their name's
+ * case, percent-encoding or brackets (`api_key[]`, `api_key[a]`, `API_KEY`).
+ */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
   if (start === -1) return url;
@@ -25,9 +29,10 @@ export function redactUrl(url: string): string {
       try {
         decoded = decodeURIComponent(name.replace(/\+/g, ' '));
       } catch {
-        // A malformed name is logged as sent; it cannot be an API-key parameter.
+        // A malformed name is logged as sent; it cannot be a credential parameter.
       }
-      return SECRET_PARAMS.has(decoded) ? `${name}=${REDACTED}` : pair;
+      const bare = decoded.replace(/\[.*$/, '').toLowerCase();
+      return SECRET_PARAMS.has(bare) ? `${name}=${REDACTED}` : pair;
     });
   return `${url.slice(0, start)}?${params.join('&')}`;
 }

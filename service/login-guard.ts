@@ -1,34 +1,74 @@
+import type { FastifyRequest } from 'fastify';
+import type { DeviceCookies } from './security/device-cookie.js';
+import { PasswordChecksBusyError, type HashGate } from './security/hash-gate.js';
 import { checkLogin } from './security/passwords.js';
 import type { FailureLimiter } from './security/rate-limit.js';
 import type { Store, UserRecord } from './store/store.js';
 import { TooManyAttemptsError } from './too-many-attempts.js';
 
-/** Checks a username and password, counting failures per client address and per username. */
+/** Where a sign-in comes from: the client address and the `Cookie` header it sent. */
+export interface SignInSource {
+  readonly address: string;
+  readonly cookie: string | undefined;
+}
+
+/** Where a request signing in comes from. */
+export function signInSource(request: FastifyRequest): SignInSource {
+  return { address: request.ip, cookie: request.headers.cookie };
+}
+
+/** A successful sign-in: the user, and the device cookie to hand back (`Set-Cookie`). */
+export interface SignedIn {
+  readonly user: UserRecord;
+  readonly deviceCookie: string;
+}
+
+/** Checks a username and password, counting failures as {@link FailureLimiter} does. */
 export interface LoginGuard {
   /**
    * The user when the password is right; `undefined` when not (the same for an unknown user).
-   * Throws {@link TooManyAttemptsError} while the address or the username is locked out.
+   * Throws {@link TooManyAttemptsError} while a limit holds the attempt back, and
+   * {@link PasswordChecksBusyError} when too many checks are under way already. A valid device
+   * cookie for the username moves the attempt from the shared counters to its device's own.
    */
-  check(address: string, username: string, password: string): Promise<UserRecord | undefined>;
+  check(source: SignInSource, username: string, password: string): Promise<SignedIn | undefined>;
+  /** Whether a check would be refused now for want of capacity: to refuse before reading a body. */
+  busy(): boolean;
 }
 
 /** The guard shared by `/api/token`, `/api/auth/login` and HTTP Basic. */
-export function createLoginGuard(store: Store, limiter: FailureLimiter): LoginGuard {
+export function createLoginGuard(
+  store: Store,
+  limiter: FailureLimiter,
+  devices: DeviceCookies,
+  gate: HashGate,
+): LoginGuard {
   return {
-    async check(address, username, password) {
-      const gate = await limiter.check(address, username);
-      if (!gate.allowed) throw new TooManyAttemptsError(gate.retryAfterSeconds);
+    busy: () => gate.busy(),
+    async check(source, username, password) {
+      // Refused before anything is counted or looked up: the cheapest answer to a flood.
+      if (gate.busy()) throw new PasswordChecksBusyError();
+      const attempt = {
+        address: source.address,
+        username,
+        device: devices.trusted(source.cookie, username),
+      };
+      const verdict = await limiter.check(attempt);
+      if (!verdict.allowed) throw new TooManyAttemptsError(verdict.retryAfterSeconds);
       let user;
       try {
-        user = await checkLogin(store, username, password);
+        user = await gate.run(() => checkLogin(store, username, password));
       } catch (error) {
-        // The store failed, not the caller: the attempt must not count against them.
-        await limiter.release(address, username);
+        // The store failed, or the checks were all busy: not the caller's failure.
+        await limiter.release(attempt);
         throw error;
       }
-      if (user === undefined) await limiter.fail(address, username);
-      else await limiter.succeed(address, username);
-      return user;
+      if (user === undefined) {
+        await limiter.fail(attempt);
+        return undefined;
+      }
+      await limiter.succeed(attempt);
+      return { user, deviceCookie: devices.issue(user.username) };
     },
   };
 }

@@ -1,13 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import { authOf, withAuth } from 'vouch/fastify';
 import type { Authenticators } from '../authenticators.js';
+import { tooManyAttempts } from './schemas.js';
 
-const text = { response: { 200: { type: 'string' } } } as const;
-
-function objectWith(field: string) {
+/** An operation of the examples group, answering text. */
+function text(operationId: string, summary: string, answer: string) {
   return {
+    operationId,
+    summary,
+    tags: ['examples'],
+    response: { 200: { description: answer, type: 'string' } },
+  } as const;
+}
+
+/** An operation of the examples group, answering `{ [field]: string }`, or `errors`. */
+function objectWith(
+  operationId: string,
+  summary: string,
+  field: string,
+  answer: string,
+  errors: object = {},
+) {
+  return {
+    operationId,
+    summary,
+    tags: ['examples'],
     response: {
-      200: { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] },
+      200: {
+        description: answer,
+        type: 'object',
+        properties: { [field]: { type: 'string' } },
+        required: [field],
+      },
+      ...errors,
     },
   } as const;
 }
@@ -17,37 +42,77 @@ export function exampleRoutes(app: FastifyInstance, auth: Authenticators): void 
   // No auth of its own: the API-wide Bearer authenticator protects it.
   app.get(
     '/api/bearer',
-    { schema: { summary: 'Bearer token (the API-wide authentication)', ...objectWith('token') } },
+    {
+      schema: objectWith(
+        'getBearer',
+        'Bearer token (the API-wide authentication)',
+        'token',
+        'The token that authenticated the request',
+      ),
+    },
     async (request) => ({ token: authOf(request, auth.bearer) }),
   );
   app.get('/api/basic', {
-    schema: { summary: 'HTTP Basic over the users table', ...objectWith('httpuser') },
+    // Basic shares the failed sign-in limits of POST /api/token.
+    schema: objectWith(
+      'getBasic',
+      'HTTP Basic over the users table',
+      'httpuser',
+      'The signed-in username',
+      {
+        429: tooManyAttempts,
+      },
+    ),
     ...withAuth(auth.basic, async (request) => ({ httpuser: request.auth })),
   });
   app.get('/api/apikey', {
-    schema: { summary: 'API key in the query parameter api_key', ...text },
+    schema: text(
+      'getApiKey',
+      'API key in the query parameter api_key',
+      "A greeting with the key's application",
+    ),
     ...withAuth(auth.queryKey, async (request) => `Hello, ${request.auth.name}`),
   });
   app.get('/api/headerkey', {
-    schema: { summary: 'API key in the X-API-Key header', ...text },
+    schema: text(
+      'getHeaderKey',
+      'API key in the X-API-Key header',
+      "A greeting with the key's application",
+    ),
     ...withAuth(auth.headerKey, async (request) => `Hello, ${request.auth.name}`),
   });
   app.get('/api/cookiekey', {
-    schema: { summary: 'API key in the X-API-KEY cookie', ...text },
+    schema: text(
+      'getCookieKey',
+      'API key in the X-API-KEY cookie',
+      "A greeting with the key's application",
+    ),
     ...withAuth(auth.cookieKey, async (request) => `Hello, ${request.auth.name}`),
   });
   app.get('/api/multiple', {
-    schema: { summary: 'API key in the query or the header, both named key', ...text },
+    schema: text(
+      'getMultiple',
+      'API key in the query or the header, both named key',
+      "A greeting with the key's application",
+    ),
     ...withAuth([auth.multipleQuery, auth.multipleHeader], async (request) => {
       return `Hello, ${request.auth.name}`;
     }),
   });
   app.get('/api/ipwhiltelist', {
-    schema: { summary: 'Custom function: the client address is in the allow-list', ...text },
+    schema: text(
+      'getIpAllowList',
+      'Custom function: the client address is in the allow-list',
+      'The client address, allowed',
+    ),
     ...withAuth(auth.ipAllowList, async (request) => `Your address ${request.auth} is allowed`),
   });
   app.get('/api/pets', {
-    schema: { summary: 'Session cookie from POST /api/auth/login', ...text },
+    schema: text(
+      'getPets',
+      'Session cookie from POST /api/auth/login',
+      "The signed-in user's pets",
+    ),
     ...withAuth(auth.session, async (request) => `Pets of ${request.auth.username}: Rex, Tom`),
   });
 }

@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parse as parseCookies, serialize } from 'cookie';
+import { serialize } from 'cookie';
+import { CsrfError } from 'vouch';
 import { clearCsrfCookie, type CsrfProtection } from 'vouch/csrf';
 import { withAuth } from 'vouch/fastify';
 import type { Authenticators } from '../authenticators.js';
 import type { Config } from '../config.js';
-import type { LoginGuard } from '../login-guard.js';
+import { signInSource, type LoginGuard } from '../login-guard.js';
+import { PasswordChecksBusyError } from '../security/hash-gate.js';
 import { digest, newSecret } from '../security/secrets.js';
 import type { Store } from '../store/store.js';
+import { checksBusy, detailResponse, tooManyAttempts } from './schemas.js';
 
 /** What the sign-in routes need. */
 export interface SignInDeps {
@@ -32,28 +35,37 @@ const credentials = {
   required: ['username', 'password'],
 } as const;
 const wrongCredentials = 'Incorrect username or password';
-const detail = {
-  type: 'object',
-  properties: { detail: { type: 'string' } },
-  required: ['detail'],
-} as const;
+const refused = detailResponse(
+  'A bad request, or a wrong username or password (the same answer for either)',
+);
 
 /** `POST /api/token`, `POST /api/auth/login`, `POST /api/auth/logout` (contract §7). */
 export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
   const { config, store, login, csrf, auth, now } = deps;
   const secure = config.publicOrigin.startsWith('https:');
   const sessionCookie = auth.session.cookieName;
+  /** The sign-in the request's body asks for, judged by the login guard. */
+  const signInWith = (request: FastifyRequest<{ Body: Credentials }>) =>
+    login.check(signInSource(request), request.body.username, request.body.password);
+  // A flood is refused before its bodies are read: each would only be refused later.
+  const shedWhenBusy = async () => {
+    if (login.busy()) throw new PasswordChecksBusyError();
+  };
 
   app.post<{ Body: Credentials }>(
     '/api/token',
     {
       auth: null,
+      onRequest: shedWhenBusy,
       schema: {
+        operationId: 'createToken',
         summary: 'Exchange a username and password for a Bearer token',
+        tags: ['sign-in'],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: credentials,
         response: {
           200: {
+            description: 'A new Bearer token, valid for TOKEN_TTL_SECONDS',
             type: 'object',
             properties: {
               token: { type: 'string' },
@@ -63,14 +75,16 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
             },
             required: ['token', 'access_token', 'token_type', 'expires_in'],
           },
-          400: detail,
-          429: detail,
+          400: refused,
+          429: tooManyAttempts,
+          503: checksBusy,
         },
       },
     },
     async (request, reply) => {
-      const user = await login.check(request.ip, request.body.username, request.body.password);
-      if (user === undefined) return reply.code(400).send({ detail: wrongCredentials });
+      const signedIn = await signInWith(request);
+      if (signedIn === undefined) return reply.code(400).send({ detail: wrongCredentials });
+      const { user, deviceCookie } = signedIn;
       const token = newSecret();
       const issuedAt = now();
       await store.createToken(
@@ -79,6 +93,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
         issuedAt + config.tokenTtlSeconds * 1000,
         issuedAt,
       );
+      reply.header('set-cookie', deviceCookie);
       reply.header('cache-control', 'no-store');
       return {
         token,
@@ -93,26 +108,35 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
     '/api/auth/login',
     {
       auth: null,
+      onRequest: shedWhenBusy,
       schema: {
+        operationId: 'login',
         summary: 'Sign in: sets the sessionid and csrftoken cookies',
+        tags: ['sign-in'],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: credentials,
         response: {
           200: {
+            description: 'Signed in: the session and CSRF cookies are set',
             type: 'object',
             properties: { username: { type: 'string' } },
             required: ['username'],
           },
-          400: detail,
-          429: detail,
+          400: refused,
+          403: detailResponse('CSRF check Failed: a sign-in from a page of another site'),
+          429: tooManyAttempts,
+          503: checksBusy,
         },
       },
     },
     async (request, reply) => {
-      const user = await login.check(request.ip, request.body.username, request.body.password);
-      if (user === undefined) return reply.code(400).send({ detail: wrongCredentials });
+      // Before the password is even looked at: a sign-in from another site is refused.
+      if (!csrf.allowsSignIn(request)) throw new CsrfError();
+      const signedIn = await signInWith(request);
+      if (signedIn === undefined) return reply.code(400).send({ detail: wrongCredentials });
+      const { user, deviceCookie } = signedIn;
       // A new id at every login: whatever session the browser held dies now (no fixation).
-      const previous = sessionIdOf(request, sessionCookie);
+      const previous = auth.session.sessionIdOf(request);
       if (previous !== undefined) await auth.session.store.destroy(previous);
       const sessionId = await auth.session.store.create(user);
       const { cookie } = csrf.issue(sessionId);
@@ -125,6 +149,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
           maxAge: Math.floor(config.sessionAbsoluteMs / 1000),
         }),
         cookie,
+        deviceCookie,
       ]);
       reply.header('cache-control', 'no-store');
       return { username: user.username };
@@ -132,9 +157,14 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
   );
 
   app.post('/api/auth/logout', {
-    schema: { summary: 'Sign out: deletes the session', response: { 204: { type: 'null' } } },
+    schema: {
+      operationId: 'logout',
+      summary: 'Sign out: deletes the session',
+      tags: ['sign-in'],
+      response: { 204: { description: 'Signed out: the session is gone', type: 'null' } },
+    },
     ...withAuth(auth.session, async (request: FastifyRequest, reply: FastifyReply) => {
-      const sessionId = sessionIdOf(request, sessionCookie);
+      const sessionId = auth.session.sessionIdOf(request);
       if (sessionId !== undefined) await auth.session.store.destroy(sessionId);
       reply.header('set-cookie', [
         serialize(sessionCookie, '', {
@@ -149,11 +179,4 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
       return reply.code(204).send();
     }),
   });
-}
-
-function sessionIdOf(request: FastifyRequest, name: string): string | undefined {
-  const header = request.headers.cookie;
-  if (header === undefined) return undefined;
-  const value = parseCookies(header)[name];
-  return value === undefined || value === '' ? undefined : value;
 }

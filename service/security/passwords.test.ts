@@ -61,11 +61,14 @@ test('each hash has its own salt', async () => {
   assert.notEqual(one, two);
 });
 
-test("the default cost is OWASP's: N=2^17, r=8, p=1", async () => {
-  assert.deepEqual(OWASP_SCRYPT, { N: 131072, r: 8, p: 1 });
+test("the default cost is one of OWASP's: N=2^16, r=8, p=2 (64 MiB)", async () => {
+  assert.deepEqual(OWASP_SCRYPT, { N: 65536, r: 8, p: 2 });
   const hash = await hashPassword('correct horse battery staple');
-  assert.match(hash, /^scrypt\$131072\$8\$1\$/);
+  assert.match(hash, /^scrypt\$65536\$8\$2\$/);
   assert.equal(await verifyPassword('correct horse battery staple', hash), true);
+  // Hashes made with OWASP's other setting (N=2^17, p=1) still verify.
+  const older = await hashPassword('correct horse battery staple', { N: 2 ** 17, r: 8, p: 1 });
+  assert.equal(await verifyPassword('correct horse battery staple', older), true);
 });
 
 test('composed and decomposed forms of the same characters match', async () => {
@@ -94,7 +97,7 @@ test('a malformed or absurd hash is an error, not a wrong password', async () =>
 });
 
 test('the dummy hash has the given cost and matches no password', async () => {
-  assert.match(dummyHash(), /^scrypt\$131072\$8\$1\$/);
+  assert.match(dummyHash(), /^scrypt\$65536\$8\$2\$/);
   assert.equal(await verifyPassword('', dummyHash(FAST)), false);
   assert.equal(await verifyPassword('password', dummyHash(FAST)), false);
 });

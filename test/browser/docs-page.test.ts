@@ -79,9 +79,11 @@ interface Outcome {
 class DocsPage {
   constructor(readonly page: Page) {}
 
-  /** The block of one operation, as Swagger UI names it without tags or operationIds. */
+  /** The block of one operation, found by its method and path as the page shows them. */
   operation(method: string, path: string): Locator {
-    return this.page.locator(`#operations-default-${method}${path.replaceAll('/', '_')}`);
+    return this.page
+      .locator(`.opblock.opblock-${method}`)
+      .filter({ has: this.page.locator(`.opblock-summary-path[data-path="${path}"]`) });
   }
 
   async open(url: string): Promise<void> {
@@ -186,6 +188,16 @@ test(
     page.setDefaultNavigationTimeout(STEP_MS);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    // The browser reports each 4xx answer to Try it out on the console; the API's refusals are
+    // counted apart from the page's own errors, and must be the ones the steps asked for.
+    const refusals: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const text = message.text();
+      if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(text)) {
+        refusals.push(text);
+      } else pageErrors.push(`console: ${text}`);
+    });
     // Every request the page sends, to check what the browser really put on the wire.
     const offOrigin: string[] = [];
     page.on('request', (request) => {
@@ -213,10 +225,40 @@ test(
 
     let token = '';
 
-    await step('the page renders the operations', async () => {
+    await step('the page renders the operations from /api/openapi.json, by tag', async () => {
+      const described = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/api/openapi.json',
+      );
       await docs.open(`${origin}/api/docs`);
+      assert.equal((await described).status(), 200);
       await docs.operation('get', '/api/bearer').waitFor();
+      // The bar names the one URL of the description, as the README does.
+      const bar = page.locator('.topbar select option:checked');
+      assert.equal((await bar.textContent())?.trim(), '/api/openapi.json');
+      const headings = await page.locator('h3.opblock-tag').all();
+      const tags = await Promise.all(headings.map((heading) => heading.getAttribute('data-tag')));
+      assert.deepEqual(tags, ['examples', 'sign-in', 'events', 'service']);
+      assert.equal(await page.getByText('Default Response').count(), 0);
       await docs.shot('loaded');
+    });
+
+    await step('Authorize lists the schemes by their names, the API-wide one first', async () => {
+      await page.locator('.auth-wrapper .btn.authorize:not(.modal-btn)').click();
+      const modal = page.locator('.modal-ux');
+      await modal.waitFor();
+      const names = await modal.locator('.auth-container h4 code').allTextContents();
+      assert.deepEqual(names, [
+        'bearer',
+        'session',
+        'basic',
+        'apiKeyQuery',
+        'apiKeyHeader',
+        'apiKeyCookie',
+        'keyQuery',
+        'keyHeader',
+      ]);
+      await modal.locator('.modal-ux-header .close-modal').click();
+      await modal.waitFor({ state: 'detached' });
     });
 
     await step('POST /api/token through Try it out gives a token', async () => {
@@ -232,7 +274,7 @@ test(
     });
 
     await step('Authorize with the token, then GET /api/bearer shows 200', async () => {
-      await docs.authorize('bearerAuth', { '#auth-bearer-value': token });
+      await docs.authorize('bearer', { '#auth-bearer-value': token });
       const op = await docs.tryOut('get', '/api/bearer');
       const outcome = await docs.execute(op, '/api/bearer');
       await docs.shot('bearer', op);
@@ -252,7 +294,7 @@ test(
     });
 
     await step('Authorize with the API key, then GET /api/headerkey shows 200', async () => {
-      await docs.authorize('apiKeyHeader_X-API-Key', { input: apiKey });
+      await docs.authorize('apiKeyHeader', { input: apiKey });
       const op = await docs.tryOut('get', '/api/headerkey');
       const outcome = await docs.execute(op, '/api/headerkey');
       await docs.shot('headerkey', op);
@@ -262,7 +304,7 @@ test(
     });
 
     await step('Authorize with Basic, then GET /api/basic shows 200', async () => {
-      await docs.authorize('basicAuth', {
+      await docs.authorize('basic', {
         '#auth-basic-username': USERNAME,
         '#auth-basic-password': PASSWORD,
       });
@@ -328,6 +370,8 @@ test(
 
     await step('the page raised no script errors and called nothing outside the service', () => {
       assert.deepEqual(pageErrors, []);
+      assert.equal(refusals.length, 1, 'only GET /api/pets after logout was refused (401)');
+      assert.match(refusals[0] ?? '', /status of 401/);
       assert.deepEqual(offOrigin, []);
       return Promise.resolve();
     });

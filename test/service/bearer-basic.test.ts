@@ -74,7 +74,7 @@ describe('GET /api/bearer', () => {
     ['two words after the scheme', (token) => `Bearer ${token} b`, INVALID_TOKEN],
     ['"Bearer a b"', () => 'Bearer a b', INVALID_TOKEN],
     ['the scheme alone', () => 'Bearer', BEARER],
-    ['a tab after the scheme', (token) => `Bearer\t${token}`, BEARER],
+    ['a tab after the scheme', (token) => `Bearer\t${token}`, INVALID_TOKEN],
     ['the Basic scheme', () => basic('alice', 'wonderland').authorization!, BEARER],
     ['the token without a scheme', (token) => token, BEARER],
   ];

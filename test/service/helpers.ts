@@ -8,6 +8,7 @@ import type { TestContext } from 'node:test';
 import { buildApp } from '../../service/app.js';
 import { loadConfig, type Config } from '../../service/config.js';
 import { hashPassword, type ScryptParameters } from '../../service/security/passwords.js';
+import type { HashGate } from '../../service/security/hash-gate.js';
 import type { FailureLimiter } from '../../service/security/rate-limit.js';
 import { digest, newApiKey, newSecret } from '../../service/security/secrets.js';
 import { credentialCache, openStore } from '../../service/store/open-store.js';
@@ -44,6 +45,7 @@ export interface StartOptions {
   /** Environment handed to loadConfig (DATABASE_URL is set to the temporary file). */
   readonly env?: NodeJS.ProcessEnv;
   readonly limiter?: FailureLimiter;
+  readonly hashGate?: HashGate;
   readonly now?: () => number;
   readonly logger?: FastifyServerOptions['logger'];
   /** Reuse this SQLite file instead of a new one. */
@@ -75,6 +77,7 @@ export async function startService(t: TestContext, options: StartOptions = {}): 
     store,
     secretKey: options.secretKey ?? newSecret(),
     ...(options.limiter === undefined ? {} : { limiter: options.limiter }),
+    ...(options.hashGate === undefined ? {} : { hashGate: options.hashGate }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });

@@ -121,6 +121,36 @@ describe('logs', () => {
     );
   });
 
+  it('do not carry a credential in a query parameter however its name is dressed', async (t) => {
+    const { service, lines } = await logged(t);
+    const { key } = await addApplication(service.store, 'Billing service');
+    const secret = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    for (const query of [
+      `api_key[]=${key}`,
+      `api_key[a]=${key}`,
+      `api_key%5B%5D=${key}`,
+      `API_KEY=${key}`,
+      `key[0]=${key}`,
+      `access_token=${secret}`,
+      `access_token[]=${secret}`,
+    ]) {
+      await service.fetch(`/api/apikey?x=1&${query}`);
+    }
+    const output = lines();
+    for (const value of [key, secret]) {
+      assert.deepEqual(
+        output.filter((line) => line.includes(value)),
+        [],
+      );
+    }
+    const urls = output
+      .map((line) => JSON.parse(line) as LogLine)
+      .filter((line) => line.msg === 'incoming request')
+      .map((line) => line.req?.url);
+    assert.ok(urls.includes('/api/apikey?x=1&api_key[]=[REDACTED]'), urls.join(' '));
+    assert.ok(urls.includes('/api/apikey?x=1&access_token=[REDACTED]'), urls.join(' '));
+  });
+
   it('do not carry an API key sent to a route that does not exist', async (t) => {
     const { service, lines } = await logged(t);
     const { key } = await addApplication(service.store, 'Billing service');

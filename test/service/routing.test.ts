@@ -159,8 +159,19 @@ describe('the description and the docs page', () => {
       assert.ok(found !== undefined, `${method} ${path} is documented`);
       return found;
     };
-    assert.deepEqual(operation('/api/bearer', 'get').security, [{ bearerAuth: [] }]);
-    assert.deepEqual(document.components.securitySchemes.bearerAuth, {
+    // Plain names, the API's own first, then as the operations first use them.
+    assert.deepEqual(Object.keys(document.components.securitySchemes), [
+      'bearer',
+      'session',
+      'basic',
+      'apiKeyQuery',
+      'apiKeyHeader',
+      'apiKeyCookie',
+      'keyQuery',
+      'keyHeader',
+    ]);
+    assert.deepEqual(operation('/api/bearer', 'get').security, [{ bearer: [] }]);
+    assert.deepEqual(document.components.securitySchemes.bearer, {
       type: 'http',
       scheme: 'bearer',
       description: 'A token from POST /api/token',
@@ -175,11 +186,13 @@ describe('the description and the docs page', () => {
       type: 'apiKey',
       in: 'query',
       name: 'key',
+      description: 'An application key in the key query parameter',
     });
     assert.deepEqual(document.components.securitySchemes[second[0]!], {
       type: 'apiKey',
       in: 'header',
       name: 'key',
+      description: 'An application key in the key header',
     });
 
     for (const path of ['/api/token', '/api/auth/login']) {
@@ -205,8 +218,36 @@ describe('the description and the docs page', () => {
     assert.ok(logout.responses['403'] !== undefined);
     assert.equal(pets.responses['403'], undefined, 'GET is never CSRF-checked');
 
-    for (const path of ['/api/events/', '/api/events/{id}']) {
-      assert.deepEqual(operation(path, 'get').security, [{ 'apiKeyHeader_X-API-Key': [] }]);
+    for (const path of ['/api/events', '/api/events/{id}']) {
+      assert.deepEqual(operation(path, 'get').security, [{ apiKeyHeader: [] }]);
+    }
+    assert.equal(document.paths['/api/events/'], undefined, 'no trailing slash');
+    assert.ok(operation('/api/basic', 'get').responses['429'] !== undefined);
+  });
+
+  it('groups every operation under a tag and describes every response', async (t) => {
+    const service = await startService(t);
+    const document = (await (await service.fetch('/api/openapi.json')).json()) as {
+      tags: { name: string }[];
+      paths: Record<
+        string,
+        Record<string, { tags?: string[]; responses: Record<string, { description?: string }> }>
+      >;
+    };
+    const tags = document.tags.map((tag) => tag.name);
+    assert.deepEqual(tags, ['examples', 'sign-in', 'events', 'service']);
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        assert.equal(operation.tags?.length, 1, `${where} has one tag`);
+        assert.ok(tags.includes(operation.tags[0]!), where);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          assert.ok(
+            response.description !== undefined && response.description !== 'Default Response',
+            `${where} ${status} is described`,
+          );
+        }
+      }
     }
   });
 });

@@ -70,6 +70,34 @@ describe('POST /api/auth/login', () => {
     });
   }
 
+  it('refuses a sign-in from another site (login CSRF), allows the service and non-browsers', async (t) => {
+    const service = await withAlice(t);
+    const attempt = (headers: Record<string, string>) => {
+      const init = form({ username: 'alice', password: 'wonderland' });
+      return service.fetch('/api/auth/login', {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), ...headers },
+      });
+    };
+    for (const headers of [
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      { origin: 'https://evil.example' },
+      { referer: 'https://evil.example/page' },
+    ]) {
+      const refused = await attempt(headers);
+      assert.equal(refused.status, 403, JSON.stringify(headers));
+      assert.deepEqual(await refused.json(), { detail: 'CSRF check Failed' });
+      assert.deepEqual(refused.headers.getSetCookie(), [], 'no session is planted');
+    }
+    for (const headers of [
+      {},
+      { 'sec-fetch-site': 'same-origin', origin: service.config.publicOrigin },
+      { origin: service.config.publicOrigin },
+    ]) {
+      assert.equal((await attempt(headers)).status, 200, JSON.stringify(headers));
+    }
+  });
+
   it('marks the cookies Secure when the public origin is https', async (t) => {
     const service = await withAlice(t, { env: { PUBLIC_ORIGIN: 'https://vouch.example' } });
     const response = await service.fetch(
@@ -131,6 +159,17 @@ describe('GET /api/pets', () => {
       assert.equal(response.headers.get('cache-control'), null);
     });
   }
+
+  it('answers 401 to the session id quoted or percent-encoded: cookies are read as sent', async (t) => {
+    const service = await withAlice(t);
+    const { sessionid } = await login(service, 'alice', 'wonderland');
+    const encoded = `%${sessionid.charCodeAt(0).toString(16).toUpperCase()}${sessionid.slice(1)}`;
+    for (const cookie of [`sessionid="${sessionid}"`, `sessionid=${encoded}`]) {
+      const response = await pets(service, cookie);
+      assert.equal(response.status, 401, cookie);
+    }
+    assert.equal((await pets(service, `sessionid=${sessionid}`)).status, 200);
+  });
 
   it('does not accept a Bearer token (the operation overrides the API-wide auth)', async (t) => {
     const service = await withAlice(t);

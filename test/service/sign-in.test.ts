@@ -1,8 +1,9 @@
 // POST /api/token and the failed-attempt limits it shares with POST /api/auth/login and HTTP Basic.
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
+import { hashGate } from '../../service/security/hash-gate.js';
 import { createFailureLimiter } from '../../service/security/rate-limit.js';
-import { addUser, basic, form, json, startService, type Service } from './helpers.js';
+import { addUser, basic, form, json, setCookies, startService, type Service } from './helpers.js';
 
 const WRONG = { detail: 'Incorrect username or password' };
 
@@ -66,7 +67,27 @@ const invalidBodies: readonly [string, RequestInit][] = [
     'malformed JSON',
     { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' },
   ],
+  // Values are taken as sent: a one-element array or a number is not a string.
+  ['JSON arrays of one string', json({ username: ['alice'], password: ['wonderland'] })],
+  ['a JSON array for the password', json({ username: 'alice', password: ['wonderland'] })],
+  ['a JSON number', json({ username: 'alice', password: 12345678 })],
+  [
+    'a form giving the password twice',
+    formPairs([
+      ['username', 'alice'],
+      ['password', 'wonderland'],
+      ['password', 'wonderland'],
+    ]),
+  ],
 ];
+
+function formPairs(pairs: [string, string][]): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(pairs).toString(),
+  };
+}
 for (const path of ['/api/token', '/api/auth/login']) {
   describe(`POST ${path} with an invalid body`, () => {
     for (const [name, init] of invalidBodies) {
@@ -75,55 +96,150 @@ for (const path of ['/api/token', '/api/auth/login']) {
         await addUser(service.store, 'alice', 'wonderland');
         const response = await service.fetch(path, init);
         assert.equal(response.status, 400);
-        assert.equal(typeof ((await response.json()) as { detail?: unknown }).detail, 'string');
+        const { detail } = (await response.json()) as { detail?: unknown };
+        assert.equal(typeof detail, 'string');
+        assert.notEqual(detail, WRONG.detail, 'refused as a bad request, never tried as a login');
       });
     }
   });
 }
 
-describe('failed sign-in limits', () => {
-  /** A service whose limiter allows 3 failures per username and per address a minute. */
-  async function limited(
-    t: TestContext,
-    limits: { perUsername?: number; perAddress?: number } = {},
-  ): Promise<Service> {
-    const limiter = createFailureLimiter({
-      perUsername: { attempts: limits.perUsername ?? 3, windowSeconds: 60 },
-      perAddress: { attempts: limits.perAddress ?? 100, windowSeconds: 60 },
+describe('a flood of sign-ins', () => {
+  it('is checked a few at a time; beyond the queue it answers 503 at once', async (t) => {
+    // Different usernames from different addresses: no limit holds them back, each costs scrypt.
+    // One check at a time and eight waiting, whatever this machine's pace.
+    const service = await startService(t, {
+      env: { TRUST_PROXY: 'loopback' },
+      hashGate: hashGate({ concurrency: 1, queue: 8, maxAnswerMs: Infinity }),
     });
-    const service = await startService(t, { limiter });
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const init = form({ username: `nobody-${i}`, password: 'guess' });
+        const response = await service.fetch('/api/token', {
+          ...init,
+          headers: {
+            ...(init.headers as Record<string, string>),
+            'x-forwarded-for': `10.9.${i}.1`,
+          },
+        });
+        return {
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+          body: await response.json(),
+          ms: Date.now() - started,
+        };
+      }),
+    );
+    const checked = answers.filter((answer) => answer.status === 400);
+    const shed = answers.filter((answer) => answer.status === 503);
+    // One running and eight waiting; the rest shed.
+    assert.equal(checked.length, 9);
+    assert.equal(shed.length, 21);
+    for (const answer of shed) {
+      assert.equal(answer.retryAfter, '1');
+      assert.deepEqual(answer.body, { detail: 'Service Unavailable' });
+    }
+    assert.ok(Math.max(...shed.map((answer) => answer.ms)) < 500, 'shed at once');
+    // Shed attempts were never counted as failures: the address may sign in right away.
+    const retried = await service.fetch('/api/token', {
+      ...form({ username: 'nobody-29', password: 'guess' }),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': '10.9.29.1',
+      },
+    });
+    assert.equal(retried.status, 400);
+  });
+});
+
+describe('failed sign-in limits', () => {
+  /**
+   * A service whose client addresses come from X-Forwarded-For (the test is the proxy), with
+   * alice and bob; limits per minute as given, the defaults otherwise.
+   */
+  async function limited(t: TestContext, limits: Partial<Record<string, number>> = {}) {
+    const perMinute = (attempts: number | undefined, fallback: number) => ({
+      attempts: attempts ?? fallback,
+      windowSeconds: 60,
+    });
+    const limiter = createFailureLimiter({
+      perUsernameAndAddress: perMinute(limits.pair, 3),
+      perAddress: perMinute(limits.address, 100),
+      perUsername: perMinute(limits.username, 100),
+      perDevice: perMinute(limits.device, 3),
+    });
+    const service = await startService(t, { limiter, env: { TRUST_PROXY: 'loopback' } });
     await addUser(service.store, 'alice', 'wonderland');
     await addUser(service.store, 'bob', 'bobpassword');
     return service;
   }
 
-  async function assertLockedOut(response: Response): Promise<void> {
+  async function assertLockedOut(response: Response, window = 60): Promise<void> {
     assert.equal(response.status, 429);
     const retryAfter = Number(response.headers.get('retry-after'));
     assert.ok(
-      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= window,
       String(retryAfter),
     );
     assert.deepEqual(await response.json(), { detail: 'Too Many Requests' });
   }
 
-  const token = (service: Service, username: string, password: string) =>
-    service.fetch('/api/token', form({ username, password }));
+  /** POST /api/token from `address`, with `cookie` if any. */
+  const token = (
+    service: Service,
+    username: string,
+    password: string,
+    address = '192.0.2.1',
+    cookie?: string,
+  ) => {
+    const init = form({ username, password });
+    return service.fetch('/api/token', {
+      ...init,
+      headers: {
+        ...(init.headers as Record<string, string>),
+        'x-forwarded-for': address,
+        ...(cookie === undefined ? {} : { cookie }),
+      },
+    });
+  };
 
-  it('answers 429 with Retry-After once a username has used up its failures', async (t) => {
+  /** The device cookie a successful sign-in handed out, as a `Cookie` header value. */
+  const deviceOf = (response: Response): string => {
+    const device = setCookies(response).get('vouch_device');
+    assert.ok(device !== undefined, 'a device cookie is set');
+    assert.match(device.line, /HttpOnly/i);
+    assert.match(device.line, /SameSite=Lax/i);
+    assert.match(device.line, /Path=\/api/);
+    return `vouch_device=${device.value}`;
+  };
+
+  it('locks out a username from the address that failed, with Retry-After', async (t) => {
     const service = await limited(t);
     for (let attempt = 1; attempt <= 3; attempt++) {
-      assert.equal((await token(service, 'alice', 'guess')).status, 400, `attempt ${attempt}`);
+      const response = await token(service, 'alice', 'guess', '203.0.113.9');
+      assert.equal(response.status, 400, `attempt ${attempt}`);
     }
-    await assertLockedOut(await token(service, 'alice', 'guess'));
-    // The right password is refused as well while locked out.
-    await assertLockedOut(await token(service, 'alice', 'wonderland'));
-    // Other usernames from the same address are not affected by the username limit.
-    assert.equal((await token(service, 'bob', 'bobpassword')).status, 200);
+    await assertLockedOut(await token(service, 'alice', 'guess', '203.0.113.9'));
+    // The right password is refused as well, from there.
+    await assertLockedOut(await token(service, 'alice', 'wonderland', '203.0.113.9'));
+    // Other usernames from that address are not affected.
+    assert.equal((await token(service, 'bob', 'bobpassword', '203.0.113.9')).status, 200);
   });
 
-  it('answers 429 once an address has used up its failures, across usernames', async (t) => {
-    const service = await limited(t, { perUsername: 100, perAddress: 3 });
+  it('never refuses the owner signing in from another address because an attacker failed', async (t) => {
+    // The defaults of the service: 5 per username and address, 50, 100, 10.
+    const service = await startService(t, { env: { TRUST_PROXY: 'loopback' } });
+    await addUser(service.store, 'alice', 'wonderland');
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await token(service, 'alice', `guess-${attempt}`, '203.0.113.9');
+    }
+    await assertLockedOut(await token(service, 'alice', 'wonderland', '203.0.113.9'), 15 * 60);
+    assert.equal((await token(service, 'alice', 'wonderland', '192.0.2.1')).status, 200);
+  });
+
+  it('locks out an address that has used up its failures, across usernames', async (t) => {
+    const service = await limited(t, { pair: 100, address: 3 });
     await addUser(service.store, 'carol', 'carolpassword');
     assert.equal((await token(service, 'alice', 'guess')).status, 400);
     assert.equal((await token(service, 'bob', 'guess')).status, 400);
@@ -132,7 +248,41 @@ describe('failed sign-in limits', () => {
     await assertLockedOut(await token(service, 'alice', 'wonderland'));
   });
 
-  it('forgets the failures of a username after a successful sign-in', async (t) => {
+  it("a distributed guess meets the username's ceiling; the owner's device does not", async (t) => {
+    const service = await limited(t, { username: 5 });
+    const signedIn = await token(service, 'alice', 'wonderland', '192.0.2.1');
+    assert.equal(signedIn.status, 200);
+    const device = deviceOf(signedIn);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      assert.equal((await token(service, 'alice', 'guess', `10.0.${attempt}.1`)).status, 400);
+    }
+    await assertLockedOut(await token(service, 'alice', 'wonderland', '192.0.2.1'));
+    // The owner's device, from anywhere, is limited on its own only.
+    for (const address of ['192.0.2.1', '198.51.100.7']) {
+      const response = await token(service, 'alice', 'wonderland', address, device);
+      assert.equal(response.status, 200, address);
+    }
+    // A cookie forged, or issued to another user, is no device of alice's.
+    const bob = deviceOf(await token(service, 'bob', 'bobpassword', '192.0.2.2'));
+    const forged = `vouch_device=${'A'.repeat(22)}.${'B'.repeat(43)}`;
+    for (const cookie of [bob, forged, `${device}x`]) {
+      await assertLockedOut(await token(service, 'alice', 'wonderland', '192.0.2.1', cookie));
+    }
+  });
+
+  it('a device is limited on its own failures', async (t) => {
+    const service = await limited(t, { device: 3 });
+    const device = deviceOf(await token(service, 'alice', 'wonderland'));
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const response = await token(service, 'alice', 'guess', '192.0.2.1', device);
+      assert.equal(response.status, 400, `attempt ${attempt}`);
+    }
+    await assertLockedOut(await token(service, 'alice', 'wonderland', '192.0.2.1', device));
+    // Those failures counted against the device only: without it, from the same address, fine.
+    assert.equal((await token(service, 'alice', 'wonderland', '192.0.2.1')).status, 200);
+  });
+
+  it('forgets the failures of a username from an address after a successful sign-in', async (t) => {
     const service = await limited(t);
     assert.equal((await token(service, 'alice', 'guess')).status, 400);
     assert.equal((await token(service, 'alice', 'guess')).status, 400);
@@ -141,6 +291,14 @@ describe('failed sign-in limits', () => {
       assert.equal((await token(service, 'alice', 'guess')).status, 400, `attempt ${attempt}`);
     }
     await assertLockedOut(await token(service, 'alice', 'guess'));
+  });
+
+  it('hands a device cookie to every successful sign-in, Basic aside', async (t) => {
+    const service = await limited(t);
+    deviceOf(await token(service, 'alice', 'wonderland'));
+    deviceOf(
+      await service.fetch('/api/auth/login', form({ username: 'alice', password: 'wonderland' })),
+    );
   });
 
   /** Each way of signing in: a failing and a succeeding attempt. */
@@ -153,12 +311,21 @@ describe('failed sign-in limits', () => {
     [
       'POST /api/auth/login',
       (service, password) =>
-        service.fetch('/api/auth/login', form({ username: 'alice', password })),
+        service.fetch('/api/auth/login', {
+          ...form({ username: 'alice', password }),
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-forwarded-for': '192.0.2.1',
+          },
+        }),
       400,
     ],
     [
       'GET /api/basic',
-      (service, password) => service.fetch('/api/basic', { headers: basic('alice', password) }),
+      (service, password) =>
+        service.fetch('/api/basic', {
+          headers: { ...basic('alice', password), 'x-forwarded-for': '192.0.2.1' },
+        }),
       401,
     ],
   ];

@@ -1,0 +1,33 @@
+// What the service's routes share in their descriptions: the tags they are grouped under on the
+// docs page, and the shape of every error body.
+
+/** The docs page's groups, in the order it shows them. */
+export const TAGS = [
+  { name: 'examples', description: 'One operation for each kind of authentication' },
+  { name: 'sign-in', description: 'Tokens and sessions from a username and password' },
+  { name: 'events', description: 'A router with an authentication of its own (X-API-Key)' },
+  { name: 'service', description: 'Health and version, without authentication' },
+] as const;
+
+/** A tag's name. */
+export type Tag = (typeof TAGS)[number]['name'];
+
+/** An error reply: `{ "detail": … }`, described. */
+export function detailResponse(description: string) {
+  return {
+    description,
+    type: 'object',
+    properties: { detail: { type: 'string' } },
+    required: ['detail'],
+  } as const;
+}
+
+/** The answer of a sign-in that failed too often. */
+export const tooManyAttempts = detailResponse(
+  'Too many failed sign-ins from this address or for this username; Retry-After says when to try again',
+);
+
+/** The answer of a sign-in when every password check is taken. */
+export const checksBusy = detailResponse(
+  'Too many password checks under way, or the database does not answer; Retry-After says when to try again',
+);

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { hashGate, PasswordChecksBusyError } from './hash-gate.js';
+
+test('runs checks a few at a time, queues a few more, refuses the rest at once', async () => {
+  const gate = hashGate({ concurrency: 2, queue: 3, maxAnswerMs: Infinity });
+  let running = 0;
+  let most = 0;
+  const check = async () => {
+    running++;
+    most = Math.max(most, running);
+    await sleep(20);
+    running--;
+    return 'checked';
+  };
+  const started = Date.now();
+  assert.equal(gate.busy(), false);
+  const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => gate.run(check)));
+  const checked = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+  const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+  assert.equal(checked.length, 5, 'two running and three queued');
+  assert.equal(most, 2);
+  for (const outcome of refused) {
+    assert.ok(outcome.reason instanceof PasswordChecksBusyError);
+    assert.equal(outcome.reason.code, 'VOUCH_SERVICE_PASSWORD_CHECKS_BUSY');
+  }
+  assert.ok(Date.now() - started < 200);
+  // Once the queue drains, checks are taken again.
+  assert.equal(await gate.run(check), 'checked');
+});
+
+test('a check that fails frees its turn', async () => {
+  const gate = hashGate({ concurrency: 1, queue: 0, maxAnswerMs: Infinity });
+  await assert.rejects(
+    gate.run(() => Promise.reject(new Error('broken'))),
+    /broken/,
+  );
+  assert.equal(await gate.run(() => Promise.resolve(1)), 1);
+});
+
+test('refuses a check that would be answered later than maxAnswerMs at the recent pace', async () => {
+  const gate = hashGate({ concurrency: 1, queue: 100, maxAnswerMs: 140 });
+  const check = () => sleep(40).then(() => 'checked');
+  // The pace is learned from the checks themselves.
+  for (let i = 0; i < 8; i++) await gate.run(check);
+  const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => gate.run(check)));
+  const checked = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+  // As many as are answered within 140 ms at about 40 ms each: three, give or take one.
+  assert.ok(checked >= 2 && checked <= 4, `${checked} checks were taken`);
+  assert.equal(gate.busy(), false, 'free again once they are done');
+});
