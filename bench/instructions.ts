@@ -83,11 +83,11 @@ async function serviceServer(launch: Launch, routeOption: string | undefined): P
   const selected = selectFrom(serviceRoutes, routeOption);
   const space = await workspace();
   try {
-    const { password, apiKey } = await seed(space.databaseUrl);
-    const native = await startService(space.databaseUrl);
+    const { password, apiKey } = await seed(space.env);
+    const native = await startService(space.env);
     const signedIn = await signIn(native.port, password).finally(() => native.close());
     const credentials = { ...signedIn, apiKey };
-    const service = await startService(space.databaseUrl, {
+    const service = await startService(space.env, {
       launcher: ['valgrind', ...launch.valgrind],
       nodeOptions: launch.node,
       startTimeoutMs: 600_000,

@@ -13,7 +13,8 @@ import {
   type ServiceProcess,
   type Workspace,
 } from './service-process.js';
-import { serviceRoutes } from './service-routes.js';
+import { postgresDatabase, redisDatabase } from '../test/helpers/services.js';
+import { routesFor, serviceRoutes } from './service-routes.js';
 
 describe('service load bench', () => {
   let space: Workspace | undefined;
@@ -22,8 +23,8 @@ describe('service load bench', () => {
 
   before(async () => {
     space = await workspace();
-    const { password, apiKey } = await seed(space.databaseUrl);
-    service = await startService(space.databaseUrl);
+    const { password, apiKey } = await seed(space.env);
+    service = await startService(space.env);
     closers.push(() => service.close());
     credentials = { apiKey, ...(await signIn(service.port, password)) };
   });
@@ -86,5 +87,48 @@ describe('service load bench', () => {
     const memory = await service.memory();
     assert.ok(memory.heapUsed > 0 && memory.heapUsed <= memory.heapTotal);
     assert.ok(memory.rss >= memory.heapTotal);
+  });
+});
+
+describe('service load bench on PostgreSQL and Redis', () => {
+  it('targets 0.8× on every authenticated route with the cache on, none with it off', () => {
+    for (const store of ['postgres', 'postgres+redis'] as const) {
+      assert.deepEqual(
+        routesFor(store, false).map((route) => route.target),
+        [null, null, 0.8, 0.8, 0.8],
+      );
+      assert.deepEqual(
+        routesFor(store, true).map((route) => route.target),
+        [null, null, null, null, null],
+      );
+    }
+    assert.equal(routesFor('sqlite', false), serviceRoutes);
+  });
+
+  it('the service over a fresh database and Redis answers every route as over SQLite', async (t) => {
+    // Skips (or fails under CI=true) when the servers are unreachable.
+    if ((await postgresDatabase(t)) === undefined || (await redisDatabase(t)) === undefined) return;
+    const space = await workspace('postgres+redis');
+    t.after(() => space.remove());
+    assert.match(space.env.DATABASE_URL ?? '', /^postgres:\/\/.*\/vouch_bench_/);
+    assert.match(space.env.REDIS_URL ?? '', /^redis:\/\/.*\/1[345]$/);
+    const { password, apiKey } = await seed(space.env);
+    const service = await startService(space.env);
+    t.after(() => service.close());
+    const credentials = { apiKey, ...(await signIn(service.port, password)) };
+    for (const route of routesFor('postgres+redis', false)) {
+      const shot = route.shot(credentials);
+      const response = await fetch(`http://127.0.0.1:${service.port}${shot.path}`, {
+        headers: shot.headers,
+      });
+      assert.equal(response.status, 200, route.path);
+      assert.ok((await response.text()).includes(route.bodyIncludes), route.path);
+      const refused = route.refused(credentials);
+      if (refused === undefined) continue;
+      const denied = await fetch(`http://127.0.0.1:${service.port}${refused.path}`, {
+        headers: refused.headers,
+      });
+      assert.equal(denied.status, 401, route.path);
+    }
   });
 });

@@ -7,9 +7,11 @@
 //   npm run bench:service -- [--duration 1] [--rounds 30] [--warmup 3] [--connections 50]
 //                            [--pipelining 1] [--memory-requests 1000000] [--memory-samples 20]
 //                            [--log-level warn] [--credential-cache <seconds>] [--strict]
+//                            [--store sqlite|postgres|postgres+redis]
 //
 // The service is the real one (service/server.ts, as `npm start` runs it) in a child process, over
-// a fresh database in a temporary folder; its user and key come from its own CLI, its token and
+// a fresh database (a SQLite file in a temporary folder, or a new PostgreSQL database and Redis
+// logical database on the local servers); its user and key come from its own CLI, its token and
 // session from POST /api/token and POST /api/auth/login.
 import { fire, rounds } from './load.js';
 import { parseOptions, type LoadOptions } from './options.js';
@@ -22,9 +24,10 @@ import {
   workspace,
   type MemorySample,
   type ServiceCredentials,
+  type BenchStore,
   type ServiceProcess,
 } from './service-process.js';
-import { serviceRoutes } from './service-routes.js';
+import { routesFor, serviceRoutes } from './service-routes.js';
 import { memoryVerdict, type MemoryPoint } from './memory.js';
 
 interface Settings extends LoadOptions {
@@ -33,7 +36,10 @@ interface Settings extends LoadOptions {
   readonly logLevel: string;
   /** The service's CREDENTIAL_CACHE_SECONDS; `undefined`: the service's own default. */
   readonly credentialCache: string | undefined;
+  readonly store: BenchStore;
 }
+
+const STORES: readonly BenchStore[] = ['sqlite', 'postgres', 'postgres+redis'];
 
 function settings(): Settings {
   const { load, read } = parseOptions({
@@ -41,13 +47,18 @@ function settings(): Settings {
     'memory-samples': { type: 'string' },
     'log-level': { type: 'string' },
     'credential-cache': { type: 'string' },
+    store: { type: 'string' },
   });
+  const store = read.text('store') ?? 'sqlite';
+  if (!(STORES as readonly string[]).includes(store))
+    throw new Error(`--store: ${STORES.join(', ')}`);
   return {
     ...load,
     memoryRequests: Math.round(read.number('memory-requests', 1_000_000, 0)),
     memorySamples: Math.round(read.number('memory-samples', 20, 2)),
     logLevel: read.text('log-level') ?? 'warn',
     credentialCache: read.text('credential-cache'),
+    store: store as BenchStore,
   };
 }
 
@@ -123,17 +134,18 @@ async function main(): Promise<number> {
       `${options.rounds} rounds × ${options.duration} s per route, warm-up ${options.warmup} s, ` +
       `${options.connections} connections, pipelining ${options.pipelining}, ` +
       `load from ${options.client}, ` +
-      `LOG_LEVEL=${options.logLevel}, ` +
+      `store ${options.store}, LOG_LEVEL=${options.logLevel}, ` +
       `CREDENTIAL_CACHE_SECONDS=${options.credentialCache ?? '(default)'}; memory over ${options.memoryRequests.toLocaleString('en-US')} ` +
       `requests in ${options.memorySamples} parts`,
   });
 
-  const space = await workspace();
+  const routes = routesFor(options.store, options.credentialCache === '0');
+  const space = await workspace(options.store);
   const runs: Run[] = [];
   let points: MemoryPoint[] = [];
   try {
-    const { password, apiKey } = await seed(space.databaseUrl);
-    const service = await startService(space.databaseUrl, {
+    const { password, apiKey } = await seed(space.env);
+    const service = await startService(space.env, {
       logLevel: options.logLevel,
       credentialCache: options.credentialCache,
     });
@@ -141,12 +153,12 @@ async function main(): Promise<number> {
       const credentials = { apiKey, ...(await signIn(service.port, password)) };
       await preflight(service.port, credentials);
       console.log(
-        `service   pid ${service.pid}, http://127.0.0.1:${service.port}, ${space.databaseUrl}; ` +
+        `service   pid ${service.pid}, http://127.0.0.1:${service.port}, ${options.store}; ` +
           'routes answer 200 with their credential, 401 without',
       );
       console.log(`cpus      ${pinApart(service.pid)}`);
       console.log('');
-      const shots = serviceRoutes.map((route) => route.shot(credentials));
+      const shots = routes.map((route) => route.shot(credentials));
       runs.push(...(await rounds(service, shots, { ...options, seconds: options.duration })));
       if (options.memoryRequests > 0) points = await memoryRun(service, credentials, options);
     } finally {
@@ -156,7 +168,7 @@ async function main(): Promise<number> {
     await space.remove();
   }
 
-  const summaries = summarise(serviceRoutes, runs);
+  const summaries = summarise(routes, runs);
   console.log(`\n${table(summaries)}\n`);
   const misses = summaries.filter((s) => s.pass === false);
   console.log(

@@ -4,11 +4,12 @@
 // HTTP. Nothing is seeded behind the service's back.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ask, cpuTime, forkUnder, type CpuTime } from './ipc.js';
+import { claimRedisDatabase, createPostgresDatabase } from '../test/helpers/services.js';
+import { freePort } from '../test/helpers/wait.js';
 import { repo } from './machine.js';
 
 const BENCH_USER = 'bench';
@@ -42,20 +43,38 @@ export interface MemorySample {
   readonly arrayBuffers: number;
 }
 
-/** A temporary folder for the database; `remove()` deletes it. */
+/** Where the benchmarked service keeps its data. */
+export type BenchStore = 'sqlite' | 'postgres' | 'postgres+redis';
+
+/** The service's data, fresh and empty; `remove()` deletes it. */
 export interface Workspace {
-  readonly dir: string;
-  readonly databaseUrl: string;
+  /** `DATABASE_URL`, and `REDIS_URL` when Redis is used: what the service and its CLI are given. */
+  readonly env: Readonly<Record<string, string>>;
   remove(): Promise<void>;
 }
 
-/** A fresh folder holding nothing yet; the service creates and migrates the database in it. */
-export async function workspace(): Promise<Workspace> {
-  const dir = await mkdtemp(join(tmpdir(), 'vouch-bench-'));
+/**
+ * Fresh storage holding nothing yet, which the service creates and migrates: a SQLite file in a
+ * temporary folder, or a new PostgreSQL database (and a Redis logical database of its own) on the
+ * servers the tests use (`VOUCH_TEST_POSTGRES_URL`, `VOUCH_TEST_REDIS_URL`).
+ */
+export async function workspace(store: BenchStore = 'sqlite'): Promise<Workspace> {
+  if (store === 'sqlite') {
+    const dir = await mkdtemp(join(tmpdir(), 'vouch-bench-'));
+    return {
+      env: { DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}` },
+      remove: () => rm(dir, { recursive: true, force: true }),
+    };
+  }
+  const database = await createPostgresDatabase('vouch_bench');
+  // Claimed from the top, away from the tests' claims from the bottom.
+  const redis = store === 'postgres+redis' ? await claimRedisDatabase([15, 14, 13]) : undefined;
   return {
-    dir,
-    databaseUrl: `sqlite:${join(dir, 'vouch.db')}`,
-    remove: () => rm(dir, { recursive: true, force: true }),
+    env: { DATABASE_URL: database.url, ...(redis === undefined ? {} : { REDIS_URL: redis.url }) },
+    async remove() {
+      await database.dispose();
+      await redis?.dispose();
+    },
   };
 }
 
@@ -66,11 +85,11 @@ interface CliResult {
 }
 
 /** Runs the service's CLI (`npm run -s cli -- …` without npm) against the workspace. */
-function cli(databaseUrl: string, args: readonly string[], input = ''): Promise<CliResult> {
+function cli(storage: Workspace['env'], args: readonly string[], input = ''): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', ...args], {
       cwd: repo,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
+      env: { ...process.env, ...storage },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -86,30 +105,18 @@ function cli(databaseUrl: string, args: readonly string[], input = ''): Promise<
 }
 
 /** Adds the benchmark's user and application with the CLI; returns the password and the key. */
-export async function seed(databaseUrl: string): Promise<{ password: string; apiKey: string }> {
+export async function seed(
+  storage: Workspace['env'],
+): Promise<{ password: string; apiKey: string }> {
   const password = `bench-${Math.random().toString(36).slice(2)}-password`;
-  const user = await cli(databaseUrl, ['user', 'add', BENCH_USER], `${password}\n`);
+  const user = await cli(storage, ['user', 'add', BENCH_USER], `${password}\n`);
   if (user.code !== 0) throw new Error(`cli user add failed (${user.code}): ${user.stderr}`);
-  const key = await cli(databaseUrl, ['key', 'add', BENCH_APPLICATION]);
+  const key = await cli(storage, ['key', 'add', BENCH_APPLICATION]);
   if (key.code !== 0) throw new Error(`cli key add failed (${key.code}): ${key.stderr}`);
   // The key is alone on the last line of standard output.
   const apiKey = key.stdout.trimEnd().split('\n').at(-1) ?? '';
   if (!apiKey.startsWith('vk_')) throw new Error(`cli key add printed no key: ${key.stdout}`);
   return { password, apiKey };
-}
-
-/** A port free on the loopback interface right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 interface ProbeReply extends Partial<MemorySample> {
@@ -143,7 +150,7 @@ export interface StartServiceOptions {
  * figures, and waits until it answers.
  */
 export async function startService(
-  databaseUrl: string,
+  storage: Workspace['env'],
   options: StartServiceOptions = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
@@ -166,7 +173,7 @@ export async function startService(
       NODE_ENV: 'development',
       HOST: '127.0.0.1',
       PORT: String(port),
-      DATABASE_URL: databaseUrl,
+      ...storage,
       LOG_LEVEL: options.logLevel ?? 'warn',
       ...(options.credentialCache === undefined
         ? {}

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { startServer } from './server-process.js';
 import { benchHeaders } from './app.js';
-import { fireWrk, parseWrk, wrkArgs } from './wrk.js';
+import { fireWrk, parseFlood, parseWrk, wrkArgs } from './wrk.js';
 import { repo } from './machine.js';
 
 // wrk 4.1.0's report of `wrk -t1 -c50 -d2s --latency …`.
@@ -31,6 +31,33 @@ const hasWrk = (() => {
     return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
 })();
+
+describe("a flood's wrk report", () => {
+  const flood = `Running 10s test @ http://127.0.0.1:41234/api/token
+  1 threads and 300 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency   120.50ms  210.11ms   1.36s    90.00%
+  2727 requests in 10.00s, 0.61MB read
+  Socket errors: connect 0, read 0, write 0, timeout 3
+  Non-2xx or 3xx responses: 2727
+status 400 17
+status 503 2710
+`;
+
+  it('reads the statuses, the slowest answer and the answers past the timeout', () => {
+    assert.deepEqual(parseFlood(flood), {
+      statuses: { '400': 17, '503': 2710 },
+      slowestMs: 1360,
+      timeouts: 3,
+    });
+  });
+
+  it('refuses a report without statuses or latency, or with a failed socket', () => {
+    assert.throws(() => parseFlood(flood.replace(/^status .*$/gm, '')), /no latency or statuses/);
+    assert.throws(() => parseFlood(flood.replace(/Latency .*/, '')), /no latency or statuses/);
+    assert.throws(() => parseFlood(flood.replace('connect 0', 'connect 2')), /sockets failed/);
+  });
+});
 
 describe('wrk', () => {
   it('is told one thread, the connections, the seconds, every header and the URL', () => {

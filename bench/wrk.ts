@@ -78,3 +78,36 @@ export async function fireWrk(
   const { stdout } = await run('wrk', wrkArgs(port, shot, seconds, connections));
   return parseWrk(stdout, shot.path);
 }
+
+/** What a flood's wrk reports: answers by status, the slowest, and how many outlived the timeout. */
+export interface Flood {
+  readonly statuses: Readonly<Record<string, number>>;
+  readonly slowestMs: number;
+  readonly timeouts: number;
+}
+
+/**
+ * The figures of a flood's wrk report, whose script printed `status <code> <count>` lines; throws
+ * unless every figure is there, and when a socket failed other than by timing out.
+ */
+export function parseFlood(output: string): Flood {
+  const statuses: Record<string, number> = {};
+  for (const [, status = '', count = ''] of output.matchAll(/^status (\d{3}) (\d+)$/gm)) {
+    statuses[status] = Number(count);
+  }
+  const max = /^\s*Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s|m)\s/m.exec(output);
+  if (max === null || Object.keys(statuses).length === 0) {
+    throw new Error(`wrk: no latency or statuses in:\n${output}`);
+  }
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(
+    output,
+  );
+  if (socket !== null && socket.slice(1, 4).some((n) => n !== '0')) {
+    throw new Error(`wrk: sockets failed in the flood:\n${output}`);
+  }
+  return {
+    statuses,
+    slowestMs: Number(max[1]) * (UNITS[max[2]!] as number),
+    timeouts: Number(socket?.[4] ?? 0),
+  };
+}

@@ -1,0 +1,172 @@
+// A flood of wrong-password sign-ins against the illustrated service while a client keeps using
+// its cached Bearer token. Both clients are wrk (Debian's wrk), in processes of their own and far
+// cheaper than a JavaScript client, so that what is measured is the service. The flood keeps 300
+// sign-ins under way at once, each from another address as another username (the service trusts
+// X-Forwarded-For from loopback here), so that no failed sign-in limit holds any back and each
+// costs a real scrypt check; each connection sends its next one a second after its answer. The Bearer client paces itself (10 connections, 20 ms between
+// requests: about 500 requests/s), as real clients do, so that its p99 is the service's
+// responsiveness rather than the queue of a server it saturates. Targets (issue #18): every
+// sign-in answered within 2 s, the service's RSS under 250 MB, the Bearer route's p99 under 50 ms.
+//
+//   npm run bench:flood -- [--connections 300] [--seconds 10]
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { epilogue, preamble, run } from './machine.js';
+import { seed, signIn, startService, workspace } from './service-process.js';
+import { parseFlood, parseWrk, wrkArgs } from './wrk.js';
+
+const TARGETS = { answeredWithinMs: 2000, rssMiB: 250, bearerP99Ms: 50 };
+const wrk = promisify(execFile);
+
+/** The service's resident memory now, from the kernel: no collection, no IPC. */
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+  return kib / 1024;
+}
+
+// Each request another username from another address, each connection sending one a second; the
+// statuses each thread saw, printed at the end (wrk runs `done` apart from the threads, which it
+// reads through `setup`).
+const FLOOD_LUA = `
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init() n = 0; statuses = {} end
+function request()
+  n = n + 1
+  local address = string.format("10.%d.%d.%d", math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
+  local headers = { ["Content-Type"] = "application/x-www-form-urlencoded", ["X-Forwarded-For"] = address }
+  return wrk.format("POST", "/api/token", headers, "username=flood-" .. n .. "&password=guess")
+end
+function response(status) statuses[status] = (statuses[status] or 0) + 1 end
+function delay() return 1000 end
+function done()
+  for _, thread in ipairs(threads) do
+    for status, count in pairs(thread:get("statuses")) do
+      io.write(string.format("status %d %d\\n", status, count))
+    end
+  end
+end
+`;
+const PACE_LUA = 'function delay()\n  return 20\nend\n';
+
+/** Checks over a real socket that both routes answer as they should, before any timing. */
+async function preflight(port: number, token: string): Promise<void> {
+  const base = `http://127.0.0.1:${String(port)}`;
+  const bearer = await fetch(`${base}/api/bearer`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const signIn = await fetch(`${base}/api/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-forwarded-for': '10.255.0.1',
+    },
+    body: 'username=flood-preflight&password=guess',
+  });
+  if (bearer.status !== 200 || signIn.status !== 400) {
+    throw new Error(
+      `/api/bearer answered ${bearer.status}, /api/token ${signIn.status}: not 200 and 400`,
+    );
+  }
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      connections: { type: 'string', default: '300' },
+      seconds: { type: 'string', default: '10' },
+    },
+  });
+  const connections = Number(values.connections);
+  const seconds = Number(values.seconds);
+  const started = await preamble('vouch sign-in flood benchmark', ['service'], {
+    settings: `${connections} clients signing in once a second for ${seconds} s; /api/bearer at about 500 requests/s meanwhile`,
+  });
+
+  const dir = await mkdtemp(join(tmpdir(), 'vouch-flood-'));
+  const floodScript = join(dir, 'flood.lua');
+  const paceScript = join(dir, 'pace.lua');
+  await writeFile(floodScript, FLOOD_LUA);
+  await writeFile(paceScript, PACE_LUA);
+  const space = await workspace();
+  const { password } = await seed(space.env);
+  const service = await startService({ ...space.env, TRUST_PROXY: 'loopback' });
+  const { token } = await signIn(service.port, password);
+  await preflight(service.port, token);
+  const baseRss = rssMiB(service.pid);
+  let peakRss = baseRss;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMiB(service.pid));
+  }, 20);
+  const url = `http://127.0.0.1:${String(service.port)}/api/token`;
+  const bearerShot = { path: '/api/bearer', headers: { authorization: `Bearer ${token}` } };
+  const [floodRun, bearerRun] = await Promise.all([
+    wrk('wrk', [
+      '-t1',
+      `-c${connections}`,
+      `-d${seconds}s`,
+      '--timeout',
+      '2s',
+      '--latency',
+      '-s',
+      floodScript,
+      url,
+    ]),
+    wrk('wrk', ['-s', paceScript, ...wrkArgs(service.port, bearerShot, seconds, 10)]),
+  ]);
+  clearInterval(sampler);
+  // The work a flood leaves behind: the service's CPU in the two seconds after it.
+  const before = await service.cpu();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const after = await service.cpu();
+  const idleCpuMs = (after.user + after.system - before.user - before.system) / 1000;
+  await service.close();
+  await space.remove();
+  await rm(dir, { recursive: true, force: true });
+
+  const flood = parseFlood(floodRun.stdout);
+  const bearer = parseWrk(bearerRun.stdout, '/api/bearer');
+  const answered = Object.values(flood.statuses).reduce((sum, count) => sum + count, 0);
+  const verdicts = [
+    [
+      'every sign-in answered within 2 s',
+      `slowest ${flood.slowestMs.toFixed(0)} ms, ${flood.timeouts} past 2 s`,
+      flood.timeouts === 0 && flood.slowestMs < TARGETS.answeredWithinMs,
+    ],
+    [
+      'RSS under 250 MB',
+      `${baseRss.toFixed(0)} → peak ${peakRss.toFixed(0)} MiB`,
+      peakRss < TARGETS.rssMiB,
+    ],
+    [
+      'cached Bearer p99 under 50 ms',
+      `p99 ${bearer.latencyP99.toFixed(1)} ms over ${bearer.requests.toLocaleString('en-US')} requests`,
+      bearer.latencyP99 < TARGETS.bearerP99Ms,
+    ],
+  ] as const;
+  console.log('');
+  console.log(
+    `sign-ins  ${answered.toLocaleString('en-US')} answered: ${Object.entries(flood.statuses)
+      .map(([status, count]) => `${count.toLocaleString('en-US')} × ${status}`)
+      .join(', ')}`,
+  );
+  for (const [target, figure, pass] of verdicts) {
+    console.log(`${pass ? 'pass' : 'FAIL'}      ${target}: ${figure}`);
+  }
+  console.log(`after     the service's CPU in the 2 s after the flood: ${idleCpuMs.toFixed(0)} ms`);
+  epilogue('sign-in-flood', started, [], {
+    flood,
+    baseRss,
+    peakRss,
+    bearer,
+    idleCpuMs,
+  });
+  return verdicts.every(([, , pass]) => pass) ? 0 : 1;
+}
+
+run(main);
