@@ -22,10 +22,10 @@ import { healthRoute, versionRoute } from './routes/health.js';
 import { TAGS } from './routes/schemas.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { deviceCookies } from './security/device-cookie.js';
-import { hashGate, PasswordChecksBusyError, type HashGate } from './security/hash-gate.js';
+import { hashGate, type HashGate } from './security/hash-gate.js';
 import { createFailureLimiter, type FailureLimiter } from './security/rate-limit.js';
 import type { Store } from './store/store.js';
-import { TooManyAttemptsError } from './too-many-attempts.js';
+import { RetryLaterError } from './errors.js';
 
 /** The version the service reports, from package.json. */
 const SERVICE_VERSION = (
@@ -102,17 +102,11 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
   await app.register(formbody);
   await app.register(vouch, { auth: auth.bearer, csrf: csrfOptions, errorHandler: false });
   const vouchErrors = createErrorHandler([
-    exceptionHandler(TooManyAttemptsError, (error, _request, reply) =>
+    exceptionHandler(RetryLaterError, (error, _request, reply) =>
       reply
-        .code(429)
+        .code(error.statusCode)
         .header('retry-after', String(error.retryAfter))
-        .send({ detail: 'Too Many Requests' }),
-    ),
-    exceptionHandler(PasswordChecksBusyError, (error, _request, reply) =>
-      reply
-        .code(503)
-        .header('retry-after', String(error.retryAfter))
-        .send({ detail: 'Service Unavailable' }),
+        .send({ detail: error.message }),
     ),
   ]);
   // Every error body of the service is { detail }: Fastify's own client errors (validation,

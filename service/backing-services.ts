@@ -1,5 +1,4 @@
 import { ConfigurationError } from 'vouch';
-import { ConfigError } from './config.js';
 import { openRedis, type RedisConnection } from './redis/open-redis.js';
 import {
   countInMemory,
@@ -11,6 +10,7 @@ import {
 import { credentialCache, databaseEngine, openStore, withoutPassword } from './store/open-store.js';
 import { openPool } from './store/postgres/open-pool.js';
 import type { Store } from './store/store.js';
+import { EnvironmentError } from './errors.js';
 
 /** What the service learns about its backing services while it runs, for its log. */
 export interface BackingServiceEvents {
@@ -51,7 +51,7 @@ export interface BackingServices {
  * speed. Failed sign-ins are counted in Redis when there is one, else in PostgreSQL, else in this
  * process's memory; revocations and logouts reach every instance's cache over Redis pub/sub, else
  * PostgreSQL's LISTEN/NOTIFY, else SQLite's file. Either variable being unusable or unreachable
- * is a {@link ConfigError} naming it, never echoing a password.
+ * is a {@link EnvironmentError} naming it, never echoing a password.
  */
 export async function openBackingServices(
   options: BackingServiceOptions,
@@ -96,7 +96,7 @@ export async function openBackingServices(
 
 /**
  * Connects to `REDIS_URL` (for the service, or for the CLI that must tell the service's
- * instances what it revoked); a {@link ConfigError} naming it when it cannot.
+ * instances what it revoked); a {@link EnvironmentError} naming it when it cannot.
  */
 export async function connectRedis(
   redisUrl: string,
@@ -112,13 +112,16 @@ export async function connectRedis(
   }
 }
 
-/** Why `variable` cannot be used, as a {@link ConfigError}: where it points, never a password. */
+/** Why `variable` cannot be used, as a {@link EnvironmentError}: where it points, never a password. */
 function startupError(variable: string, url: string, error: unknown): Error {
   if (error instanceof ConfigurationError) {
-    return new ConfigError(variable, error.message.replace(new RegExp(`^${variable}:? `), ''));
+    return new EnvironmentError(variable, error.message.replace(new RegExp(`^${variable}:? `), ''));
   }
   const reason = error instanceof Error ? error.message : String(error);
-  return new ConfigError(variable, `cannot use ${withoutPassword(url)}: ${scrub(reason, url)}`);
+  return new EnvironmentError(
+    variable,
+    `cannot use ${withoutPassword(url)}: ${scrub(reason, url)}`,
+  );
 }
 
 /** A message with the URL's password taken out, should a driver ever quote it. */

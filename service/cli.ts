@@ -1,15 +1,14 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ConfigurationError, StoreUnavailableError } from 'vouch';
-import { CliError, type CliContext, type CliIo } from './cli/cli-context.js';
+import { StoreUnavailableError } from 'vouch';
+import type { CliContext, CliIo } from './cli/cli-context.js';
 import { addKey, listKeys, revokeKey } from './cli/key-commands.js';
 import { revokeToken } from './cli/token-commands.js';
 import { addUser, listUsers } from './cli/user-commands.js';
 import type { ScryptParameters } from './security/passwords.js';
 import { connectRedis } from './backing-services.js';
-import { ConfigError, redisUrl as checkedRedisUrl } from './config.js';
+import { redisUrl as checkedRedisUrl } from './config.js';
 import { DEFAULT_DATABASE_URL, openStore } from './store/open-store.js';
-import { UsernameTakenError } from './store/store.js';
 
 export type { CliIo } from './cli/cli-context.js';
 
@@ -145,14 +144,6 @@ function usageError(io: CliIo, message: string): number {
 }
 
 function describe(error: unknown): string {
-  if (
-    error instanceof CliError ||
-    error instanceof UsernameTakenError ||
-    error instanceof ConfigurationError ||
-    error instanceof ConfigError
-  ) {
-    return error.message;
-  }
   if (error instanceof StoreUnavailableError) {
     return `${error.message}; nothing was changed, try again`;
   }

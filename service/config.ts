@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { EnvironmentError } from './errors.js';
 import { DEFAULT_DATABASE_URL } from './store/open-store.js';
 
 /** The service's settings, read from the environment once at start-up. */
@@ -29,20 +30,10 @@ export interface Config {
   readonly credentialCacheMs: number;
 }
 
-/** An environment variable holds something the service cannot start with. */
-export class ConfigError extends Error {
-  readonly variable: string;
-  constructor(variable: string, message: string) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-    this.variable = variable;
-  }
-}
-
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
 
-/** Reads and checks the configuration; throws {@link ConfigError} naming the variable. */
+/** Reads and checks the configuration; throws {@link EnvironmentError} naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 8000, 0, 65535);
@@ -51,14 +42,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const secretKey =
     env.SECRET_KEY === undefined || env.SECRET_KEY === '' ? undefined : env.SECRET_KEY;
   if (secretKey === undefined && production) {
-    throw new ConfigError('SECRET_KEY', 'is required when NODE_ENV=production');
+    throw new EnvironmentError('SECRET_KEY', 'is required when NODE_ENV=production');
   }
   if (secretKey !== undefined && secretKey.length < 32) {
-    throw new ConfigError('SECRET_KEY', 'must be at least 32 characters');
+    throw new EnvironmentError('SECRET_KEY', 'must be at least 32 characters');
   }
   const logLevel = text(env, 'LOG_LEVEL', 'info');
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+    throw new EnvironmentError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   }
   return {
     port,
@@ -97,10 +88,10 @@ function integer(
   const value = env[name];
   if (value === undefined || value === '') return fallback;
   if (!/^\d+$/.test(value.trim()))
-    throw new ConfigError(name, `must be a whole number, got ${JSON.stringify(value)}`);
+    throw new EnvironmentError(name, `must be a whole number, got ${JSON.stringify(value)}`);
   const number = Number(value);
   if (number < min || number > max)
-    throw new ConfigError(name, `must be between ${min} and ${max}, got ${number}`);
+    throw new EnvironmentError(name, `must be between ${min} and ${max}, got ${number}`);
   return number;
 }
 
@@ -117,7 +108,7 @@ export function redisUrl(value: string | undefined): string | undefined {
     url.hostname === '' ||
     !/^\/?(\d{1,5})?$/.test(url.pathname)
   ) {
-    throw new ConfigError(
+    throw new EnvironmentError(
       'REDIS_URL',
       'must look like redis://host:6379/0 (or rediss:// for TLS, redis://:password@host:6379/0)',
     );
@@ -137,7 +128,7 @@ function hostname(value: string): string {
       labels.every((label) => LABEL.test(label)) &&
       !/^\d+$/.test(labels.at(-1) ?? ''));
   if (!valid) {
-    throw new ConfigError(
+    throw new EnvironmentError(
       'HOST',
       `${JSON.stringify(value)} is not an address or a host name (127.0.0.1, 0.0.0.0, ::, localhost)`,
     );
@@ -160,7 +151,7 @@ function allowlist(value: string): BlockList {
       extra !== undefined ||
       (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= maxBits))
     ) {
-      throw new ConfigError(
+      throw new EnvironmentError(
         'IP_ALLOWLIST',
         `${JSON.stringify(entry)} is not an address or a network (a.b.c.d, a.b.c.d/n, ::1, fe80::/10)`,
       );
@@ -185,7 +176,7 @@ function proxies(value: string | undefined): false | string[] {
       !PROXY_KEYWORDS.includes(entry) &&
       (isIP(address) === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
     ) {
-      throw new ConfigError(
+      throw new EnvironmentError(
         'TRUST_PROXY',
         `${JSON.stringify(entry)} is not off, an address, a network or one of ${PROXY_KEYWORDS.join(', ')}`,
       );
@@ -199,7 +190,7 @@ function origin(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError('PUBLIC_ORIGIN', `${JSON.stringify(value)} is not a URL`);
+    throw new EnvironmentError('PUBLIC_ORIGIN', `${JSON.stringify(value)} is not a URL`);
   }
   if (
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
@@ -208,7 +199,7 @@ function origin(value: string): string {
     url.hash !== '' ||
     url.username !== ''
   ) {
-    throw new ConfigError(
+    throw new EnvironmentError(
       'PUBLIC_ORIGIN',
       `${JSON.stringify(value)} must be an origin such as https://api.example.com`,
     );

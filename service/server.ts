@@ -4,10 +4,11 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import { openBackingServices, type BackingServices } from './backing-services.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import { seedDemo } from './demo.js';
 import { newSecret } from './security/secrets.js';
 import type { Store } from './store/store.js';
+import { EnvironmentError } from './errors.js';
 
 async function secretKeyOf(config: Config, store: Store): Promise<string> {
   // Outside production a generated key is kept in the database, so restarts keep sessions valid.
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
       },
     });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof EnvironmentError) {
       process.stderr.write(`vouch: cannot start: ${error.message}\n`);
       process.exit(1);
     }

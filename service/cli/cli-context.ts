@@ -15,8 +15,3 @@ export interface CliContext {
   /** Opens the store named by `DATABASE_URL`, runs `use`, and closes the store whatever happens. */
   withStore<T>(use: (store: Store) => Promise<T>): Promise<T>;
 }
-
-/** A failure to report as one line on standard error with exit status 1, without a stack. */
-export class CliError extends Error {
-  override readonly name = 'CliError';
-}

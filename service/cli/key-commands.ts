@@ -1,7 +1,7 @@
 import { applicationNameProblem } from '../security/credential-rules.js';
 import { digest, newApiKey } from '../security/secrets.js';
-import { NotFoundError } from '../store/store.js';
-import { CliError, type CliContext } from './cli-context.js';
+import { type CliContext } from './cli-context.js';
+import { CliError, NotFoundError } from '../errors.js';
 
 /**
  * `key add <application-name>`: creates the application and prints a line describing it, then

@@ -1,7 +1,7 @@
 import { digest } from '../security/secrets.js';
-import { NotFoundError } from '../store/store.js';
-import { CliError, type CliContext } from './cli-context.js';
+import { type CliContext } from './cli-context.js';
 import { readSecret } from './read-secret.js';
+import { CliError, NotFoundError } from '../errors.js';
 
 /**
  * One base64url word, as a token from `POST /api/token` is: anything else on standard input (a

@@ -1,8 +1,9 @@
 import { hashPassword, type ScryptParameters } from '../security/passwords.js';
 import { passwordProblem, usernameProblem } from '../security/credential-rules.js';
-import { UsernameTakenError, type Store } from '../store/store.js';
-import { CliError, type CliContext } from './cli-context.js';
+import { type Store } from '../store/store.js';
+import { type CliContext } from './cli-context.js';
 import { readSecret } from './read-secret.js';
+import { CliError, UsernameTakenError } from '../errors.js';
 
 /**
  * `user add <username>`: the password comes from standard input. Everything is checked before

@@ -6,10 +6,10 @@ import { withAuth } from 'vouch/fastify';
 import type { Authenticators } from '../authenticators.js';
 import type { Config } from '../config.js';
 import { signInSource, type LoginGuard } from '../login-guard.js';
-import { PasswordChecksBusyError } from '../security/hash-gate.js';
 import { digest, newSecret } from '../security/secrets.js';
 import type { Store } from '../store/store.js';
 import { checksBusy, detailResponse, tooManyAttempts } from './schemas.js';
+import { PasswordChecksBusyError } from '../errors.js';
 
 /** What the sign-in routes need. */
 export interface SignInDeps {

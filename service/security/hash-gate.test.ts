@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hashGate, PasswordChecksBusyError } from './hash-gate.js';
+import { hashGate } from './hash-gate.js';
+import { PasswordChecksBusyError } from '../errors.js';
 
 test('runs checks a few at a time, queues a few more, refuses the rest at once', async () => {
   const gate = hashGate({ concurrency: 2, queue: 3, maxAnswerMs: Infinity });

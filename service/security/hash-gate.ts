@@ -1,16 +1,5 @@
+import { PasswordChecksBusyError } from '../errors.js';
 import pLimit from 'p-limit';
-
-/** Every password check is taken and the queue is full: come back in a second (503). */
-export class PasswordChecksBusyError extends Error {
-  override readonly name = 'PasswordChecksBusyError';
-  readonly code = 'VOUCH_SERVICE_PASSWORD_CHECKS_BUSY';
-  /** Seconds to wait before trying again. */
-  readonly retryAfter = 1;
-
-  constructor() {
-    super('Service Unavailable');
-  }
-}
 
 /** Options of {@link hashGate}. */
 export interface HashGateOptions {

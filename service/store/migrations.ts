@@ -1,3 +1,5 @@
+import { MigrationError } from '../errors.js';
+
 /**
  * One step of the schema's history, in each engine's dialect; never edit one that has shipped,
  * add the next. Both engines count the same versions, so a database of either is at a version
@@ -139,11 +141,6 @@ export const migrations: readonly Migration[] = [
     `,
   },
 ];
-
-/** The schema cannot be brought up to date: the database is newer, or the steps are wrong. */
-export class MigrationError extends Error {
-  override readonly name = 'MigrationError';
-}
 
 /** Refuses a list of steps that is not numbered 1, 2, 3… (a programming error). */
 export function checkNumbering(steps: readonly Migration[]): void {

@@ -5,14 +5,9 @@ import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreUnavailableError } from 'vouch';
 import { storeEngines, type TestDatabase } from '../../test/helpers/store-engines.js';
-import {
-  NotFoundError,
-  UsernameTakenError,
-  type CredentialChange,
-  type Store,
-  type UserRecord,
-} from './store.js';
+import { type CredentialChange, type Store, type UserRecord } from './store.js';
 import { until } from '../../test/helpers/wait.js';
+import { NotFoundError, UsernameTakenError } from '../errors.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

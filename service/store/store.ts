@@ -159,21 +159,3 @@ export interface ChangeWatcher {
   /** The store can no longer tell; nothing read may be trusted until `ready` is called again. */
   lost(error: Error): void;
 }
-
-/** The username is already taken. */
-export class UsernameTakenError extends Error {
-  readonly code = 'VOUCH_SERVICE_USERNAME_TAKEN';
-  constructor(username: string) {
-    super(`user ${JSON.stringify(username)} already exists`);
-    this.name = 'UsernameTakenError';
-  }
-}
-
-/** No record has that id. */
-export class NotFoundError extends Error {
-  readonly code = 'VOUCH_SERVICE_NOT_FOUND';
-  constructor(what: string) {
-    super(`${what} not found`);
-    this.name = 'NotFoundError';
-  }
-}

@@ -10,11 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigurationError } from 'vouch';
-import { ConfigError, loadConfig } from '../../service/config.js';
+import { loadConfig } from '../../service/config.js';
 import { openStore } from '../../service/store/open-store.js';
 import { freePort } from '../helpers/wait.js';
 import { tempDir } from './helpers.js';
 import { runServer } from './processes.js';
+import { EnvironmentError } from '../../service/errors.js';
 
 describe('loadConfig', () => {
   const bad: readonly [NodeJS.ProcessEnv, string][] = [
@@ -54,7 +55,8 @@ describe('loadConfig', () => {
       assert.throws(
         () => loadConfig(env),
         (error: unknown) =>
-          error instanceof ConfigError &&
+          error instanceof EnvironmentError &&
+          error.code === 'VOUCH_SERVICE_ENVIRONMENT' &&
           error.variable === variable &&
           error.message.includes(variable),
       );

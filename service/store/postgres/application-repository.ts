@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
 import { onlyRow } from './only-row.js';
-import { NotFoundError, type ApplicationRecord } from '../store.js';
+import { type ApplicationRecord } from '../store.js';
+import { NotFoundError } from '../../errors.js';
 
 const COLUMNS =
   'id, name, key_prefix AS "keyPrefix", created_at AS "createdAt", revoked_at AS "revokedAt"';

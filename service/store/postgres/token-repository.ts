@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
 import { onlyRow } from './only-row.js';
-import { NotFoundError } from '../store.js';
+import { NotFoundError } from '../../errors.js';
 
 interface JoinedRow {
   readonly id: number;

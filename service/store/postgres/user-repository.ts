@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
 import { onlyRow } from './only-row.js';
-import { UsernameTakenError, type UserCredentials, type UserRecord } from '../store.js';
+import { type UserCredentials, type UserRecord } from '../store.js';
+import { UsernameTakenError } from '../../errors.js';
 
 const UNIQUE_VIOLATION = '23505';
 

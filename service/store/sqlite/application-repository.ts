@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { NotFoundError, type ApplicationRecord } from '../store.js';
+import { type ApplicationRecord } from '../store.js';
+import { NotFoundError } from '../../errors.js';
 
 /** The `applications` table through prepared statements. */
 export interface ApplicationRepository {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { NotFoundError, type LiveToken } from '../store.js';
+import { type LiveToken } from '../store.js';
+import { NotFoundError } from '../../errors.js';
 
 /** The `tokens` table through prepared statements. */
 export interface TokenRepository {

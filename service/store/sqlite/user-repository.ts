@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { UsernameTakenError, type UserCredentials, type UserRecord } from '../store.js';
+import { type UserCredentials, type UserRecord } from '../store.js';
+import { UsernameTakenError } from '../../errors.js';
 
 /** The `users` table through prepared statements. */
 export interface UserRepository {
