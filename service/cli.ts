@@ -6,8 +6,8 @@ import { addKey, listKeys, revokeKey } from './cli/key-commands.js';
 import { revokeToken } from './cli/token-commands.js';
 import { addUser, listUsers } from './cli/user-commands.js';
 import type { ScryptParameters } from './security/passwords.js';
-import { connectRedis } from './backing-services.js';
-import { redisUrl as checkedRedisUrl } from './config.js';
+import { connectRedis } from './config/backing-services.js';
+import { redisUrl as checkedRedisUrl } from './config/config.js';
 import { DEFAULT_DATABASE_URL, openStore } from './store/open-store.js';
 
 export type { CliIo } from './cli/cli-context.js';

@@ -3,9 +3,9 @@
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
-import { openBackingServices, type BackingServices } from './backing-services.js';
-import { loadConfig, type Config } from './config.js';
-import { seedDemo } from './demo.js';
+import { openBackingServices, type BackingServices } from './config/backing-services.js';
+import { loadConfig, type Config } from './config/config.js';
+import { seedDemo } from './store/demo.js';
 import { newSecret } from './security/secrets.js';
 import type { Store } from './store/store.js';
 import { EnvironmentError } from './errors.js';

@@ -1,5 +1,5 @@
 import { router } from 'vouch/fastify';
-import type { Authenticators } from '../authenticators.js';
+import type { Authenticators } from '../auth/authenticators.js';
 import { detailResponse } from './schemas.js';
 
 const events = [

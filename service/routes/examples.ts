@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authOf, withAuth } from 'vouch/fastify';
-import type { Authenticators } from '../authenticators.js';
+import type { Authenticators } from '../auth/authenticators.js';
 import { tooManyAttempts } from './schemas.js';
 
 /** An operation of the examples group, answering text. */

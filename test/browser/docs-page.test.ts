@@ -11,7 +11,7 @@ import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { buildApp } from '../../service/app.js';
-import { loadConfig } from '../../service/config.js';
+import { loadConfig } from '../../service/config/config.js';
 import { hashPassword } from '../../service/security/passwords.js';
 import { digest, newApiKey, newSecret } from '../../service/security/secrets.js';
 import { openStore } from '../../service/store/open-store.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigurationError } from 'vouch';
-import { loadConfig } from '../../service/config.js';
+import { loadConfig } from '../../service/config/config.js';
 import { openStore } from '../../service/store/open-store.js';
 import { freePort } from '../helpers/wait.js';
 import { tempDir } from './helpers.js';

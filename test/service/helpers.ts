@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { buildApp } from '../../service/app.js';
-import { loadConfig, type Config } from '../../service/config.js';
+import { loadConfig, type Config } from '../../service/config/config.js';
 import { hashPassword, type ScryptParameters } from '../../service/security/passwords.js';
 import type { HashGate } from '../../service/security/hash-gate.js';
 import type { FailureLimiter } from '../../service/security/rate-limit.js';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it, type TestContext } from 'node:test';
-import { loggerOptions } from '../../service/log.js';
+import { loggerOptions } from '../../service/logging/log.js';
 import {
   addApplication,
   addUser,

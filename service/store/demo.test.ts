@@ -2,10 +2,10 @@
 // database seed it once.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { storeEngines } from '../test/helpers/store-engines.js';
+import { storeEngines } from '../../test/helpers/store-engines.js';
 import { seedDemo } from './demo.js';
-import { checkLogin } from './security/passwords.js';
-import { digest } from './security/secrets.js';
+import { checkLogin } from '../security/passwords.js';
+import { digest } from '../security/secrets.js';
 
 for (const engine of storeEngines) {
   describe(`the demo on ${engine.name}`, () => {

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { DeviceCookies } from './security/device-cookie.js';
-import { type HashGate } from './security/hash-gate.js';
-import { checkLogin } from './security/passwords.js';
-import type { FailureLimiter } from './security/rate-limit.js';
-import type { Store, UserRecord } from './store/store.js';
-import { PasswordChecksBusyError, TooManyAttemptsError } from './errors.js';
+import type { DeviceCookies } from '../security/device-cookie.js';
+import { type HashGate } from '../security/hash-gate.js';
+import { checkLogin } from '../security/passwords.js';
+import type { FailureLimiter } from '../security/rate-limit.js';
+import type { Store, UserRecord } from '../store/store.js';
+import { PasswordChecksBusyError, TooManyAttemptsError } from '../errors.js';
 
 /** Where a sign-in comes from: the client address and the `Cookie` header it sent. */
 export interface SignInSource {

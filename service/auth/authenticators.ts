@@ -8,11 +8,11 @@ import {
   HttpBearer,
 } from 'vouch';
 import { SessionAuth } from 'vouch/session';
-import { clientAddress, type Config } from './config.js';
+import { clientAddress, type Config } from '../config/config.js';
 import { signInSource, type LoginGuard } from './login-guard.js';
-import { digest } from './security/secrets.js';
+import { digest } from '../security/secrets.js';
 import { storeSessions } from './sessions.js';
-import { mapAwaitable, type Store } from './store/store.js';
+import { mapAwaitable, type Store } from '../store/store.js';
 
 /** Everything the authenticators need. */
 export interface AuthenticatorDeps {

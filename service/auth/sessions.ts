@@ -1,6 +1,6 @@
 import type { SessionStore } from 'vouch/session';
-import { digest, newSecret } from './security/secrets.js';
-import { mapAwaitable, type SessionTimeouts, type Store, type UserRecord } from './store/store.js';
+import { digest, newSecret } from '../security/secrets.js';
+import { mapAwaitable, type SessionTimeouts, type Store, type UserRecord } from '../store/store.js';
 
 /**
  * vouch's session interface over the service store: ids are 256 random bits handed to the

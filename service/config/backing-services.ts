@@ -1,16 +1,21 @@
 import { ConfigurationError } from 'vouch';
-import { openRedis, type RedisConnection } from './redis/open-redis.js';
+import { openRedis, type RedisConnection } from '../redis/open-redis.js';
 import {
   countInMemory,
   countInPostgres,
   countInRedis,
   createFailureLimiter,
   type FailureLimiter,
-} from './security/rate-limit.js';
-import { credentialCache, databaseEngine, openStore, withoutPassword } from './store/open-store.js';
-import { openPool } from './store/postgres/open-pool.js';
-import type { Store } from './store/store.js';
-import { EnvironmentError } from './errors.js';
+} from '../security/rate-limit.js';
+import {
+  credentialCache,
+  databaseEngine,
+  openStore,
+  withoutPassword,
+} from '../store/open-store.js';
+import { openPool } from '../store/postgres/open-pool.js';
+import type { Store } from '../store/store.js';
+import { EnvironmentError } from '../errors.js';
 
 /** What the service learns about its backing services while it runs, for its log. */
 export interface BackingServiceEvents {

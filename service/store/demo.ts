@@ -1,7 +1,7 @@
-import { hashPassword } from './security/passwords.js';
-import { digest, newApiKey, newSecret } from './security/secrets.js';
-import { type Store } from './store/store.js';
-import { UsernameTakenError } from './errors.js';
+import { hashPassword } from '../security/passwords.js';
+import { digest, newApiKey, newSecret } from '../security/secrets.js';
+import { type Store } from './store.js';
+import { UsernameTakenError } from '../errors.js';
 
 /** The demo credentials created on a new database, shown once. */
 export interface DemoCredentials {

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
-import { EnvironmentError } from './errors.js';
-import { DEFAULT_DATABASE_URL } from './store/open-store.js';
+import { EnvironmentError } from '../errors.js';
+import { DEFAULT_DATABASE_URL } from '../store/open-store.js';
 
 /** The service's settings, read from the environment once at start-up. */
 export interface Config {
