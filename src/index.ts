@@ -15,11 +15,12 @@ export {
   type CsrfVerdict,
   type CsrfVerifier,
 } from './core/authenticate.js';
-export { Authenticator, type AuthenticatorOptions } from './core/authenticator.js';
 export {
-  CredentialAuthenticator,
+  Authenticator,
   DEFAULT_MAX_CREDENTIAL_LENGTH,
-} from './core/credential-authenticator.js';
+  type AuthenticatorOptions,
+} from './core/authenticator.js';
+export { CredentialAuthenticator } from './core/credential-authenticator.js';
 export {
   AuthenticationError,
   AuthorizationError,

@@ -1,5 +1,3 @@
-import type { Extraction } from '../core/outcome.js';
-import type { RequestView } from '../core/request.js';
 import { requireToken } from '../internal/hook.js';
 import { readCookie } from '../internal/read-cookie.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
@@ -14,19 +12,11 @@ export class APIKeyCookie<TAuth = unknown> extends APIKey<TAuth> {
   readonly in = 'cookie';
 
   constructor(options: APIKeyOptions<TAuth> = {}) {
-    super('Cookie', options);
+    super('Cookie', options, (paramName) => (request) => readCookie(request.headers, paramName));
     requireToken(this.paramName, 'APIKeyCookie paramName');
   }
 
   override get cookieBased(): boolean {
     return true;
-  }
-
-  protected override find(request: RequestView): Extraction<string> {
-    return readCookie(request.headers, this.paramName);
-  }
-
-  protected override csrfBinding(key: string): string {
-    return key;
   }
 }

@@ -1,5 +1,3 @@
-import type { Extraction } from '../core/outcome.js';
-import type { RequestView } from '../core/request.js';
 import { requireToken } from '../internal/hook.js';
 import { singleHeader } from '../internal/single-header.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
@@ -12,15 +10,12 @@ import { APIKey, type APIKeyOptions } from './api-key.js';
  */
 export class APIKeyHeader<TAuth = unknown> extends APIKey<TAuth> {
   readonly in = 'header';
-  readonly #lowerName: string;
 
   constructor(options: APIKeyOptions<TAuth> = {}) {
-    super('Header', options);
+    super('Header', options, (paramName) => {
+      const lowerName = paramName.toLowerCase();
+      return (request) => singleHeader(request, lowerName, paramName);
+    });
     requireToken(this.paramName, 'APIKeyHeader paramName');
-    this.#lowerName = this.paramName.toLowerCase();
-  }
-
-  protected override find(request: RequestView): Extraction<string> {
-    return singleHeader(request, this.#lowerName, this.paramName);
   }
 }

@@ -1,5 +1,3 @@
-import type { Extraction } from '../core/outcome.js';
-import type { RequestView } from '../core/request.js';
 import { queryParam } from '../internal/query-param.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
 
@@ -13,10 +11,6 @@ export class APIKeyQuery<TAuth = unknown> extends APIKey<TAuth> {
   readonly in = 'query';
 
   constructor(options: APIKeyOptions<TAuth> = {}) {
-    super('Query', options);
-  }
-
-  protected override find(request: RequestView): Extraction<string> {
-    return queryParam(request.url, this.paramName);
+    super('Query', options, (paramName) => (request) => queryParam(request.url, paramName));
   }
 }

@@ -1,9 +1,7 @@
-import { quote, type AuthenticatorOptions } from '../core/authenticator.js';
-import {
-  CredentialAuthenticator,
-  DEFAULT_MAX_CREDENTIAL_LENGTH,
-} from '../core/credential-authenticator.js';
-import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
+import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
+import type { AuthenticatorOptions } from '../core/authenticator.js';
+import { judgeHook, REJECTED } from '../core/outcome.js';
+import type { Awaitable, Extraction, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requireHookOrSecrets, schemeNamePart } from '../internal/hook.js';
@@ -33,18 +31,29 @@ export interface APIKeyOptions<TAuth> extends AuthenticatorOptions {
   readonly description?: string;
 }
 
-/** The shared machinery of {@link APIKeyQuery}, {@link APIKeyHeader} and {@link APIKeyCookie}. */
-export abstract class APIKey<TAuth = unknown> extends CredentialAuthenticator<string, TAuth> {
+/** Reads the raw key from where a kind of API key travels; never throws. */
+export type KeyReader = (request: RequestView) => Extraction<string>;
+
+/**
+ * The shared machinery of {@link APIKeyQuery}, {@link APIKeyHeader} and {@link APIKeyCookie}:
+ * each kind gives the reader of its transport, for the parameter name in force.
+ */
+export abstract class APIKey<TAuth = unknown> extends Authenticator<TAuth> {
   /** Name of the query parameter, header or cookie carrying the key. */
   readonly paramName: string;
   /** Where the key travels. */
   abstract readonly in: APIKeyLocation;
+  readonly #read: KeyReader;
   readonly #hook: KeyHook<TAuth> | undefined;
   readonly #keys: StaticCredentials<TAuth> | undefined;
   readonly #maxLength: number;
   readonly #description: string | undefined;
 
-  constructor(kind: 'Query' | 'Header' | 'Cookie', options: APIKeyOptions<TAuth>) {
+  constructor(
+    kind: 'Query' | 'Header' | 'Cookie',
+    options: APIKeyOptions<TAuth>,
+    reader: (paramName: string) => KeyReader,
+  ) {
     const paramName = options.paramName ?? 'key';
     super(`apiKey${kind}_${schemeNamePart(paramName)}`, options);
     requireHookOrSecrets(
@@ -55,6 +64,7 @@ export abstract class APIKey<TAuth = unknown> extends CredentialAuthenticator<st
       options.keys !== undefined,
     );
     this.paramName = paramName;
+    this.#read = reader(paramName);
     this.#hook = options.authenticate;
     const maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
     this.#maxLength = maxLength;
@@ -73,6 +83,20 @@ export abstract class APIKey<TAuth = unknown> extends CredentialAuthenticator<st
     return (this.#hook as KeyHook<TAuth>)(request, key);
   }
 
+  /**
+   * Reads the key from its transport and asks the hook (or the static keys) about it. A key sent
+   * in a cookie is what a CSRF token must be bound to.
+   */
+  override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
+    const found = this.#read(request);
+    if (found.state !== 'present') return found;
+    const key = found.credential;
+    if (key.length > this.#maxLength) return REJECTED;
+    // The adapter passes its own request object, which is the registered AuthRequest type.
+    const result = this.authenticate(request as AuthRequest, key);
+    return judgeHook(result, this.cookieBased ? key : undefined);
+  }
+
   override get securityScheme(): SecurityScheme {
     return {
       type: 'apiKey',
@@ -86,16 +110,12 @@ export abstract class APIKey<TAuth = unknown> extends CredentialAuthenticator<st
     return `APIKey realm=${quote(realm)}, in="${this.in}", name=${quote(this.paramName)}`;
   }
 
-  /** Finds the raw key in its transport. */
-  protected abstract find(request: RequestView): Extraction<string>;
-
-  protected override extract(request: RequestView): Extraction<string> {
-    const found = this.find(request);
-    if (found.state === 'present' && found.credential.length > this.#maxLength) return REJECTED;
-    return found;
+  override get readsCredential(): boolean {
+    return true;
   }
 
-  protected override invoke(request: AuthRequest, key: string): Awaitable<TAuth | Nothing> {
-    return this.authenticate(request, key);
+  /** A key is no `Authorization` credential: shared caches would not keep replies to themselves. */
+  override get privateResponses(): boolean {
+    return true;
   }
 }

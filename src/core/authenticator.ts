@@ -3,6 +3,9 @@ import type { Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
 
+/** Credentials longer than this many characters are refused without calling the hook. */
+export const DEFAULT_MAX_CREDENTIAL_LENGTH = 4096;
+
 /** Options every authenticator accepts. */
 export interface AuthenticatorOptions {
   /**
@@ -37,6 +40,19 @@ export abstract class Authenticator<TAuth = unknown> {
 
   /** Whether the credential rides in a cookie (a browser sends it by itself, so CSRF applies). */
   get cookieBased(): boolean {
+    return false;
+  }
+
+  /**
+   * Whether the replies to requests it accepts are marked `Cache-Control: private`: shared caches
+   * leave `Authorization` alone (RFC 9111 §3.5), but not a cookie or an API key.
+   */
+  get privateResponses(): boolean {
+    return this.cookieBased;
+  }
+
+  /** Whether it reads one credential from the request, so that sending it twice answers 400. */
+  get readsCredential(): boolean {
     return false;
   }
 

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  CredentialAuthenticator,
-  DEFAULT_MAX_CREDENTIAL_LENGTH,
-} from './credential-authenticator.js';
+import { DEFAULT_MAX_CREDENTIAL_LENGTH } from './authenticator.js';
+import { CredentialAuthenticator } from './credential-authenticator.js';
 import {
   ABSENT,
   AMBIGUOUS,
@@ -47,6 +45,10 @@ const request: RequestView = { method: 'GET', url: '/', headers: {} };
 describe('CredentialAuthenticator', () => {
   it('defaults the credential limit to 4 KiB', () => {
     assert.equal(DEFAULT_MAX_CREDENTIAL_LENGTH, 4096);
+  });
+
+  it('reads a credential, so a request sending it twice answers 400', () => {
+    assert.equal(new Scripted(ABSENT, 'user').readsCredential, true);
   });
 
   for (const found of [ABSENT, REJECTED, AMBIGUOUS]) {

@@ -1,8 +1,6 @@
 import { Authenticator } from './authenticator.js';
 import {
-  isAccepted,
-  REJECTED,
-  isPromiseLike,
+  judgeHook,
   type Awaitable,
   type Extraction,
   type Nothing,
@@ -10,12 +8,10 @@ import {
 } from './outcome.js';
 import type { AuthRequest, RequestView } from './request.js';
 
-/** Credentials longer than this many characters are refused without calling the hook. */
-export const DEFAULT_MAX_CREDENTIAL_LENGTH = 4096;
-
 /**
- * An authenticator that reads one credential from the request and hands it to a hook. Subclasses
- * say where the credential lives (`extract`) and how the hook is called (`invoke`).
+ * A base for your own kinds of credential: say where the credential lives (`extract`) and how
+ * your hook is called with it (`invoke`); `verify` runs the two and judges the hook's result.
+ * The built-in kinds implement `verify` themselves.
  */
 export abstract class CredentialAuthenticator<TCredential, TAuth> extends Authenticator<TAuth> {
   /** Finds the credential; never throws. */
@@ -33,22 +29,15 @@ export abstract class CredentialAuthenticator<TCredential, TAuth> extends Authen
     return undefined;
   }
 
+  override get readsCredential(): boolean {
+    return true;
+  }
+
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
     const found = this.extract(request);
     if (found.state !== 'present') return found;
-    const credential = found.credential;
     // The adapter passes its own request object, which is the registered AuthRequest type.
-    const value = this.invoke(request as AuthRequest, credential);
-    // A synchronous hook is judged at once: no promise, no closure.
-    if (!isPromiseLike(value)) return this.#judge(value, credential);
-    return Promise.resolve(value).then((settled) => this.#judge(settled, credential));
-  }
-
-  #judge(value: TAuth | Nothing, credential: TCredential): Outcome<TAuth> {
-    if (!isAccepted(value)) return REJECTED;
-    const csrfBinding = this.csrfBinding(credential);
-    return csrfBinding === undefined
-      ? { state: 'accepted', value }
-      : { state: 'accepted', value, csrfBinding };
+    const result = this.invoke(request as AuthRequest, found.credential);
+    return judgeHook(result, this.csrfBinding(found.credential));
   }
 }

@@ -1,12 +1,5 @@
 import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
-import {
-  isAccepted,
-  REJECTED,
-  settle,
-  type Awaitable,
-  type Nothing,
-  type Outcome,
-} from './outcome.js';
+import { judgeHook, type Awaitable, type Nothing, type Outcome } from './outcome.js';
 import type { AuthRequest, RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
 import { requirePrintable, schemeNamePart } from '../internal/hook.js';
@@ -53,13 +46,8 @@ export class FunctionAuthenticator<TAuth = unknown> extends Authenticator<TAuth>
   }
 
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
-    return settle(this.fn(request as AuthRequest), judge<TAuth>);
+    return judgeHook(this.fn(request as AuthRequest));
   }
-}
-
-// Module-level, so that judging a synchronous result allocates no closure.
-function judge<TAuth>(value: TAuth | Nothing): Outcome<TAuth> {
-  return isAccepted(value) ? { state: 'accepted', value } : REJECTED;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ABSENT, AMBIGUOUS, REJECTED, isAccepted, isPromiseLike, settle } from './outcome.js';
+import { ABSENT, AMBIGUOUS, REJECTED, isAccepted, isPromiseLike, judgeHook } from './outcome.js';
 import { HttpBearer } from '../http/http-bearer.js';
 import { authFunction } from './function-authenticator.js';
 
@@ -39,7 +39,7 @@ describe('shared verdicts', () => {
   });
 });
 
-describe('isPromiseLike and settle', () => {
+describe('isPromiseLike and judgeHook', () => {
   it('tells thenables from values', () => {
     assert.equal(isPromiseLike(Promise.resolve(1)), true);
     assert.equal(isPromiseLike({ then: () => undefined }), true);
@@ -49,13 +49,12 @@ describe('isPromiseLike and settle', () => {
   });
 
   it('judges a value at once and a pending one when it settles', async () => {
-    assert.equal(
-      settle(2, (n) => n * 2),
-      4,
-    );
-    const pending = settle(Promise.resolve(2), (n) => n * 2);
+    assert.deepEqual(judgeHook(0), { state: 'accepted', value: 0 });
+    assert.equal(judgeHook(null), REJECTED);
+    const pending = judgeHook(Promise.resolve(2), 'b');
     assert.ok(pending instanceof Promise);
-    assert.equal(await pending, 4);
+    assert.deepEqual(await pending, { state: 'accepted', value: 2, csrfBinding: 'b' });
+    assert.equal(await judgeHook(Promise.resolve(false), 'b'), REJECTED);
   });
 });
 

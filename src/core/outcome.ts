@@ -21,14 +21,6 @@ export function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLik
   );
 }
 
-/**
- * Applies `judge` to a value that may still be pending, without a microtask when it is not:
- * a synchronous hook costs no promise.
- */
-export function settle<T, R>(value: T | PromiseLike<T>, judge: (value: T) => R): R | Promise<R> {
-  return isPromiseLike(value) ? Promise.resolve(value).then(judge) : judge(value);
-}
-
 /** The credential was not there at all; the hook was not called. */
 export interface Absent {
   readonly state: 'absent';
@@ -60,3 +52,23 @@ export const AMBIGUOUS: Ambiguous = Object.freeze({ state: 'ambiguous' });
 /** What an extractor found in the request. */
 export type Extraction<C> =
   Absent | Rejected | Ambiguous | { readonly state: 'present'; readonly credential: C };
+
+/**
+ * The verdict on what a hook returned: accepted with its value (and, for a cookie credential, the
+ * value a CSRF token must be bound to) or rejected. A synchronous result is judged at once, so a
+ * synchronous hook costs no promise.
+ */
+export function judgeHook<T>(
+  result: Awaitable<T | Nothing>,
+  csrfBinding?: string,
+): Outcome<T> | Promise<Outcome<T>> {
+  if (!isPromiseLike(result)) return judge(result, csrfBinding);
+  return Promise.resolve(result).then((value) => judge(value, csrfBinding));
+}
+
+function judge<T>(value: T | Nothing, csrfBinding: string | undefined): Outcome<T> {
+  if (!isAccepted(value)) return REJECTED;
+  return csrfBinding === undefined
+    ? { state: 'accepted', value }
+    : { state: 'accepted', value, csrfBinding };
+}

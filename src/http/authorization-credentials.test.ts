@@ -31,19 +31,8 @@ describe('authorizationCredentials', () => {
       const found = authorizationCredentials(input, 'bearer', 10);
       assert.equal(found.state, state);
       if (found.state === 'present') assert.equal(found.credential, credential);
-      // Naming the usual spelling is a shortcut, never a different answer.
-      assert.deepEqual(authorizationCredentials(input, 'bearer', 10, 'Bearer'), found);
     });
   }
-  it('recognises the usual spelling and any other alike', () => {
-    for (const value of ['Bearer abc', 'bearer abc', 'BEARER abc', 'Bearerx abc', 'Bearer\tabc']) {
-      assert.deepEqual(
-        authorizationCredentials(request(value), 'bearer', 10, 'Bearer'),
-        authorizationCredentials(request(value), 'bearer', 10),
-        value,
-      );
-    }
-  });
 });
 
 describe('authorizationCredentials, against parseAuthorization and isScheme', () => {
@@ -54,22 +43,15 @@ describe('authorizationCredentials, against parseAuthorization and isScheme', ()
   );
   it('finds the same credentials for any header value', () => {
     fc.assert(
-      fc.property(
-        fc.string({ unit }),
-        fc.constantFrom(['bearer', 'Bearer'], ['basic', 'Basic']),
-        fc.boolean(),
-        (value, [scheme, spelling], named) => {
-          const parts = parseAuthorization(value);
-          const expected =
-            parts === undefined || !isScheme(parts.scheme, scheme) || parts.credentials === ''
-              ? undefined
-              : parts.credentials;
-          const found = named
-            ? authorizationCredentials(request(value), scheme, 4096, spelling)
-            : authorizationCredentials(request(value), scheme, 4096);
-          assert.equal(found.state === 'present' ? found.credential : undefined, expected);
-        },
-      ),
+      fc.property(fc.string({ unit }), fc.constantFrom('bearer', 'basic'), (value, scheme) => {
+        const parts = parseAuthorization(value);
+        const expected =
+          parts === undefined || !isScheme(parts.scheme, scheme) || parts.credentials === ''
+            ? undefined
+            : parts.credentials;
+        const found = authorizationCredentials(request(value), scheme, 4096);
+        assert.equal(found.state === 'present' ? found.credential : undefined, expected);
+      }),
       { numRuns: 2000 },
     );
   });

@@ -1,14 +1,12 @@
-import { quote, type AuthenticatorOptions } from '../core/authenticator.js';
-import {
-  CredentialAuthenticator,
-  DEFAULT_MAX_CREDENTIAL_LENGTH,
-} from '../core/credential-authenticator.js';
-import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
+import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
+import type { AuthenticatorOptions } from '../core/authenticator.js';
+import { judgeHook, REJECTED } from '../core/outcome.js';
+import type { Awaitable, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requireHook } from '../internal/hook.js';
 import { authorizationCredentials } from './authorization-credentials.js';
-import { parseBasicCredentials, type BasicCredentials } from './parse-basic-credentials.js';
+import { parseBasicCredentials } from './parse-basic-credentials.js';
 
 /** The Basic hook: check a username and password, or return nothing to reject. */
 export type BasicHook<TAuth> = (
@@ -34,7 +32,7 @@ export interface HttpBasicOptions<TAuth> extends AuthenticatorOptions {
  * @example
  * const basic = new HttpBasic({ authenticate: (request, user, pass) => users.check(user, pass) });
  */
-export class HttpBasic<TAuth = unknown> extends CredentialAuthenticator<BasicCredentials, TAuth> {
+export class HttpBasic<TAuth = unknown> extends Authenticator<TAuth> {
   readonly #hook: BasicHook<TAuth> | undefined;
   readonly #maxLength: number;
   readonly #scheme: SecurityScheme;
@@ -64,6 +62,20 @@ export class HttpBasic<TAuth = unknown> extends CredentialAuthenticator<BasicCre
     return (this.#hook as BasicHook<TAuth>)(request, username, password);
   }
 
+  /**
+   * Reads `Authorization: Basic <token68>`, decodes it strictly and asks the hook about the
+   * username and password.
+   */
+  override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
+    const found = authorizationCredentials(request, 'basic', this.#maxLength);
+    if (found.state !== 'present') return found;
+    const credentials = parseBasicCredentials(found.credential);
+    if (credentials === undefined) return REJECTED;
+    const { username, password } = credentials;
+    // The adapter passes its own request object, which is the registered AuthRequest type.
+    return judgeHook(this.authenticate(request as AuthRequest, username, password));
+  }
+
   override get securityScheme(): SecurityScheme {
     return this.#scheme;
   }
@@ -72,17 +84,7 @@ export class HttpBasic<TAuth = unknown> extends CredentialAuthenticator<BasicCre
     return `Basic realm=${quote(realm)}, charset="UTF-8"`;
   }
 
-  protected override extract(request: RequestView): Extraction<BasicCredentials> {
-    const found = authorizationCredentials(request, 'basic', this.#maxLength, 'Basic');
-    if (found.state !== 'present') return found;
-    const credentials = parseBasicCredentials(found.credential);
-    return credentials === undefined ? REJECTED : { state: 'present', credential: credentials };
-  }
-
-  protected override invoke(
-    request: AuthRequest,
-    credentials: BasicCredentials,
-  ): Awaitable<TAuth | Nothing> {
-    return this.authenticate(request, credentials.username, credentials.password);
+  override get readsCredential(): boolean {
+    return true;
   }
 }

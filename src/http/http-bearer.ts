@@ -1,16 +1,7 @@
-import { quote, type AuthenticatorOptions } from '../core/authenticator.js';
-import {
-  CredentialAuthenticator,
-  DEFAULT_MAX_CREDENTIAL_LENGTH,
-} from '../core/credential-authenticator.js';
-import {
-  REJECTED,
-  type Accepted,
-  type Awaitable,
-  type Extraction,
-  type Nothing,
-  type Outcome,
-} from '../core/outcome.js';
+import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
+import type { AuthenticatorOptions } from '../core/authenticator.js';
+import { judgeHook, REJECTED } from '../core/outcome.js';
+import type { Accepted, Awaitable, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { timingSafeIndex } from '../core/timing-safe-matcher.js';
@@ -50,7 +41,7 @@ export interface HttpBearerOptions<TAuth> extends AuthenticatorOptions {
  * const bearer = new HttpBearer({ authenticate: (request, token) => sessions.byToken(token) });
  * const service = new HttpBearer({ tokens: new Map([[process.env.CI_TOKEN, { client: 'ci' }]]) });
  */
-export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string, TAuth> {
+export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
   readonly #hook: BearerHook<TAuth> | undefined;
   readonly #tokens: StaticTokens<TAuth> | undefined;
   readonly #maxLength: number;
@@ -89,13 +80,15 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
     return (this.#hook as BearerHook<TAuth>)(request, token);
   }
 
+  /**
+   * Reads `Authorization: Bearer <token>` and asks the hook (or the static tokens) about it. A
+   * token that is not a `b64token` is refused unheard.
+   */
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
     const tokens = this.#tokens;
     if (tokens !== undefined) {
-      // The header as clients nearly always send it, `Bearer <token>`, is compared whole: one
-      // constant-time pass over a flat string, with no token sliced out and no grammar to check
-      // (every configured token is a b64token, so an equal header is a valid one). Anything else
-      // (another spelling of the scheme, more spaces, a wrong token, no header) takes the
+      // The usual `Bearer <token>` header is compared whole, in constant time: every configured
+      // token is a b64token, so an equal header is a valid one. Any other header takes the
       // general path below, which decides it exactly as without tokens.
       const header = singleHeaderValue(request, 'authorization', 'Authorization');
       if (typeof header === 'string') {
@@ -103,7 +96,12 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
         if (index !== -1) return tokens.accepted[index] as Accepted<TAuth>;
       }
     }
-    return super.verify(request);
+    const found = authorizationCredentials(request, 'bearer', this.#maxLength);
+    if (found.state !== 'present') return found;
+    const token = found.credential;
+    if (!isB64token(token)) return REJECTED;
+    // The adapter passes its own request object, which is the registered AuthRequest type.
+    return judgeHook(this.authenticate(request as AuthRequest, token));
   }
 
   override get securityScheme(): SecurityScheme {
@@ -115,14 +113,8 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
     return rejected ? `${base}, error="invalid_token"` : base;
   }
 
-  protected override extract(request: RequestView): Extraction<string> {
-    const found = authorizationCredentials(request, 'bearer', this.#maxLength, 'Bearer');
-    if (found.state !== 'present') return found;
-    return isB64token(found.credential) ? found : REJECTED;
-  }
-
-  protected override invoke(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {
-    return this.authenticate(request, token);
+  override get readsCredential(): boolean {
+    return true;
   }
 }
 

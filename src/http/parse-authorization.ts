@@ -1,3 +1,5 @@
+import { startsWithFolded } from '../internal/ascii.js';
+
 /** An `Authorization` header split into its scheme word and the rest. */
 export interface AuthorizationParts {
   /** The scheme word as sent (compare it ASCII case-insensitively). */
@@ -7,13 +9,31 @@ export interface AuthorizationParts {
 }
 
 // RFC 9110 §11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ]. The scheme is a
-// token; only spaces separate it from the credentials (a tab does not, by the contract). Scanned
-// by hand rather than with a regular expression: this runs on every request that carries one.
+// token; only spaces separate it from the credentials (a tab does not, by the contract).
 const TCHAR = new Uint8Array(128);
 for (const c of "!#$%&'*+.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-") {
   TCHAR[c.charCodeAt(0)] = 1;
 }
 const SPACE = 0x20;
+
+/** Where the scheme token at the start of `value` ends (0 when there is none). */
+export function schemeEnd(value: string): number {
+  let end = 0;
+  while (end < value.length && TCHAR[value.charCodeAt(end)] === 1) end++;
+  return end;
+}
+
+/**
+ * Where the credentials begin once the scheme ends at `end`: past the spaces that follow it, or
+ * at the end of the value; -1 when something else follows the scheme (a tab, a colon).
+ */
+export function credentialsStart(value: string, end: number): number {
+  if (end === value.length) return end;
+  if (value.charCodeAt(end) !== SPACE) return -1;
+  let start = end + 1;
+  while (start < value.length && value.charCodeAt(start) === SPACE) start++;
+  return start;
+}
 
 /**
  * Splits an `Authorization` header value into scheme and credentials.
@@ -22,29 +42,19 @@ const SPACE = 0x20;
  * @example parseAuthorization('Bearer abc') // { scheme: 'Bearer', credentials: 'abc' }
  */
 export function parseAuthorization(value: string): AuthorizationParts | undefined {
-  const length = value.length;
-  let end = 0;
-  while (end < length && TCHAR[value.charCodeAt(end)] === 1) end++;
-  if (end === 0) return undefined;
-  if (end === length) return { scheme: value, credentials: '' };
-  if (value.charCodeAt(end) !== SPACE) return undefined;
-  let start = end + 1;
-  while (start < length && value.charCodeAt(start) === SPACE) start++;
+  const end = schemeEnd(value);
+  const start = end === 0 ? -1 : credentialsStart(value, end);
+  if (start === -1) return undefined;
   return { scheme: value.slice(0, end), credentials: value.slice(start) };
 }
-
-const UPPER_A = 0x41;
-const UPPER_Z = 0x5a;
 
 /** ASCII case-insensitive comparison of a received scheme word with the expected one. */
 export function isScheme(received: string, expectedLower: string): boolean {
   if (received.length !== expectedLower.length) return false;
   for (let i = 0; i < received.length; i++) {
-    let c = received.charCodeAt(i);
-    // Only ASCII letters fold: toLowerCase() would also turn U+212A KELVIN SIGN into "k".
+    const c = received.charCodeAt(i);
+    // Only printable ASCII can match: toLowerCase() would turn U+212A KELVIN SIGN into "k".
     if (c < SPACE || c > 0x7e) return false;
-    if (c >= UPPER_A && c <= UPPER_Z) c += 0x20;
-    if (c !== expectedLower.charCodeAt(i)) return false;
   }
-  return true;
+  return startsWithFolded(received, expectedLower);
 }

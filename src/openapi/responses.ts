@@ -1,6 +1,5 @@
 import type { Requirement } from '../core/auth-spec.js';
 import type { Authenticator } from '../core/authenticator.js';
-import { CredentialAuthenticator } from '../core/credential-authenticator.js';
 import type { RouteAuth } from '../fastify/route-auth.js';
 import { SessionAuth } from '../session/session-auth.js';
 import { isSafeMethod } from '../core/safe-method.js';
@@ -71,7 +70,7 @@ export function errorResponses(
   if (route.requirements === null) return {};
   const all = members(route.requirements);
   const responses: Record<string, ErrorResponseObject> = {};
-  if (all.some((member) => member instanceof CredentialAuthenticator)) {
+  if (all.some((member) => member.readsCredential)) {
     responses['400'] = errorResponse(
       'Bad Request: a credential was sent more than once (ambiguous credentials)',
     );

@@ -1,9 +1,7 @@
+import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH } from '../core/authenticator.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
-import {
-  CredentialAuthenticator,
-  DEFAULT_MAX_CREDENTIAL_LENGTH,
-} from '../core/credential-authenticator.js';
-import { REJECTED, type Awaitable, type Extraction, type Nothing } from '../core/outcome.js';
+import { judgeHook, REJECTED } from '../core/outcome.js';
+import type { Awaitable, Extraction, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requirePrintable, requireToken, schemeNamePart } from '../internal/hook.js';
@@ -29,7 +27,7 @@ export interface SessionAuthOptions<TUser> extends AuthenticatorOptions {
  *
  * @example new SessionAuth({ store: new MemorySessionStore<User>() })
  */
-export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string, TUser> {
+export class SessionAuth<TUser = unknown> extends Authenticator<TUser> {
   /** The session cookie's name. */
   readonly cookieName: string;
   /** The store sessions are resolved through. */
@@ -60,7 +58,7 @@ export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string
    * the cookie is sent once), for a sign-out to destroy; `undefined` when there is none.
    */
   sessionIdOf(request: RequestView): string | undefined {
-    const found = this.extract(request);
+    const found = this.#read(request);
     return found.state === 'present' ? found.credential : undefined;
   }
 
@@ -69,7 +67,23 @@ export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string
     return this.store.get(sessionId);
   }
 
+  /**
+   * Reads the session cookie and asks `authenticate` (the store, by default) about it; the CSRF
+   * token of an unsafe request must be bound to the session id.
+   */
+  override verify(request: RequestView): Outcome<TUser> | Promise<Outcome<TUser>> {
+    const found = this.#read(request);
+    if (found.state !== 'present') return found;
+    const sessionId = found.credential;
+    // The adapter passes its own request object, which is the registered AuthRequest type.
+    return judgeHook(this.authenticate(request as AuthRequest, sessionId), sessionId);
+  }
+
   override get cookieBased(): boolean {
+    return true;
+  }
+
+  override get readsCredential(): boolean {
     return true;
   }
 
@@ -82,19 +96,11 @@ export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string
     };
   }
 
-  protected override extract(request: RequestView): Extraction<string> {
+  #read(request: RequestView): Extraction<string> {
     const found = readCookie(request.headers, this.cookieName);
     if (found.state === 'present' && found.credential.length > DEFAULT_MAX_CREDENTIAL_LENGTH) {
       return REJECTED;
     }
     return found;
-  }
-
-  protected override invoke(request: AuthRequest, sessionId: string): Awaitable<TUser | Nothing> {
-    return this.authenticate(request, sessionId);
-  }
-
-  protected override csrfBinding(sessionId: string): string {
-    return sessionId;
   }
 }
