@@ -25,7 +25,7 @@ import { deviceCookies } from './security/device-cookie.js';
 import { hashGate, type HashGate } from './security/hash-gate.js';
 import { createFailureLimiter, type FailureLimiter } from './security/rate-limit.js';
 import type { Store } from './store/store.js';
-import { RetryLaterError } from './errors.js';
+import { RetryLaterError, ServiceError } from './errors.js';
 
 /** The version the service reports, from package.json. */
 const SERVICE_VERSION = (
@@ -114,7 +114,7 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
   app.setErrorHandler(function serviceErrors(error: FastifyError, request, reply) {
     const status: unknown = error.statusCode;
     if (
-      !(error instanceof VouchError) &&
+      !(error instanceof VouchError || error instanceof ServiceError) &&
       typeof status === 'number' &&
       status >= 400 &&
       status < 500
