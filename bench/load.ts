@@ -1,26 +1,29 @@
-// One timed load run: autocannon against one route of a server in another process, with the
-// server's CPU time and the machine's other work measured around it.
+// Timing: autocannon against one route at a time, every answer checked, the server's CPU, the
+// load generator's and the rest of the machine's measured around each run.
 import autocannon from 'autocannon';
-import type { CpuTime } from './ipc.js';
-import { childrenCpuMicros, machineBusyMicros } from './machine.js';
-import type { Run } from './report.js';
-import { fireWrk, type Fired } from './wrk.js';
+import { readFileSync } from 'node:fs';
+import type { CpuTime } from './process.js';
+import { median, type Run } from './report.js';
 
-/** A request to time: the path and the headers it carries. */
-export interface Shot {
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string>>;
+/** CPU time the whole machine has spent so far, µs, from /proc/stat (Linux; 0 elsewhere). */
+function machineMicros(): number {
+  try {
+    // cpu user nice system idle iowait irq softirq steal, in USER_HZ (100 a second).
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.split(/\s+/).slice(1, 9);
+    const busy = ticks
+      .map(Number)
+      .reduce((sum, tick, i) => (i === 3 || i === 4 ? sum : sum + tick), 0);
+    return busy * 10_000;
+  } catch {
+    return 0;
+  }
 }
 
-/** The load generator of timed runs: autocannon (the default), or wrk (`--client wrk`). */
-export type LoadClient = 'autocannon' | 'wrk';
-
-/** How the load is applied. */
-export interface LoadSettings {
-  readonly connections: number;
-  readonly pipelining: number;
-  /** Who sends the timed runs (default autocannon); runs of a number of requests use autocannon. */
-  readonly client?: LoadClient;
+/** A request to time: a label unique in the run, the path and its headers. */
+export interface Shot {
+  readonly label: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** A server under load: its port and its own CPU time so far. */
@@ -29,17 +32,37 @@ export interface Measured {
   cpu(): Promise<CpuTime>;
 }
 
-/** How long a run lasts: seconds, or a number of requests. */
-export type Length = { readonly seconds: number } | { readonly requests: number };
+export interface LoadSettings {
+  readonly connections: number;
+  readonly pipelining: number;
+}
+
+/** A server's routes, its no-auth baseline first, timed in turns. */
+export interface Group {
+  readonly server: Measured;
+  readonly shots: readonly [Shot, ...Shot[]];
+}
 
 /**
- * One autocannon run; throws unless every response was a 2xx, so that nothing broken (a 401, a
- * 503, a reset connection) is ever timed as if it were an answer.
+ * The result of an autocannon run once every response is known to be a 2xx; throws otherwise,
+ * so that nothing broken (a 401, a reset connection) is ever timed as if it were an answer.
  */
+export function requireAll2xx(result: autocannon.Result, label: string): autocannon.Result {
+  const { non2xx, errors, timeouts } = result;
+  if (non2xx !== 0 || errors !== 0 || timeouts !== 0 || result['2xx'] !== result.requests.total) {
+    throw new Error(
+      `${label}: not every response was a 2xx (2xx ${result['2xx']} of ${result.requests.total}, ` +
+        `non-2xx ${non2xx}, errors ${errors}, timeouts ${timeouts}); nothing broken is timed`,
+    );
+  }
+  return result;
+}
+
+/** One autocannon run of `seconds`, or of a number of `requests`; every answer must be a 2xx. */
 export async function fire(
   port: number,
   shot: Shot,
-  length: Length,
+  length: { seconds: number } | { requests: number },
   settings: LoadSettings,
 ): Promise<autocannon.Result> {
   const result = await autocannon({
@@ -49,159 +72,110 @@ export async function fire(
     pipelining: settings.pipelining,
     ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
   });
-  return requireAll2xx(result, shot.path);
+  return requireAll2xx(result, shot.label);
 }
 
-/** One run of `seconds` by the configured load generator, every response a 2xx. */
-export async function fireFor(
-  port: number,
-  shot: Shot,
-  seconds: number,
-  settings: LoadSettings,
-): Promise<Fired> {
-  if (settings.client === 'wrk') return fireWrk(port, shot, seconds, settings.connections);
-  const result = await fire(port, shot, { seconds }, settings);
-  return {
-    requests: result.requests.total,
-    seconds: result.duration,
-    latencyP50: result.latency.p50,
-    latencyP99: result.latency.p99,
-  };
+async function answer(port: number, path: string, headers: Readonly<Record<string, string>>) {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
+  return { status: response.status, body: await response.text() };
 }
 
 /**
- * The result of an autocannon run, once every response is known to be a 2xx; throws otherwise,
- * naming `label`.
+ * Checks before any timing that `shot` answers 200 with a body containing `body`, and, when
+ * `credential` names its credential's header, 401 without that header and with its value spoilt.
  */
-export function requireAll2xx(result: autocannon.Result, label: string): autocannon.Result {
-  const { non2xx, errors, timeouts } = result;
-  const completed = result.requests.total;
-  if (non2xx !== 0 || errors !== 0 || timeouts !== 0 || result['2xx'] !== completed) {
-    throw new Error(
-      `${label}: not every response was a 2xx (2xx ${result['2xx']} of ${completed}, ` +
-        `non-2xx ${non2xx}, errors ${errors}, timeouts ${timeouts}); nothing broken is timed`,
-    );
+export async function verify(port: number, shot: Shot, body: string, credential?: string) {
+  const ok = await answer(port, shot.path, shot.headers);
+  if (ok.status !== 200 || !ok.body.includes(body)) {
+    throw new Error(`${shot.label} answered ${ok.status} ${ok.body}, not 200 ${body}`);
   }
-  return result;
-}
-
-/** Where a run stands: its round, and its place among all the runs of the benchmark. */
-export interface Place {
-  readonly round: number;
-  readonly sequence: number;
-}
-
-/** Times one run of `seconds` against `shot` and measures what it cost the server. */
-export async function measure(
-  server: Measured,
-  shot: Shot,
-  { round, sequence }: Place,
-  seconds: number,
-  settings: LoadSettings,
-): Promise<Run> {
-  const serverBefore = await server.cpu();
-  const clientBefore = process.cpuUsage();
-  const childrenBefore = childrenCpuMicros();
-  const machineBefore = machineBusyMicros();
-  const wallBefore = performance.now();
-  const result = await fireFor(server.port, shot, seconds, settings);
-  const wallMicros = (performance.now() - wallBefore) * 1000;
-  const machineAfter = machineBusyMicros();
-  const client = process.cpuUsage(clientBefore);
-  // This process (autocannon, or waiting on wrk) and the wrk child it ran, if any.
-  const clientMicros = client.user + client.system + childrenCpuMicros() - childrenBefore;
-  const serverAfter = await server.cpu();
-  const serverSystemMicros = serverAfter.system - serverBefore.system;
-  const serverMicros = serverAfter.user - serverBefore.user + serverSystemMicros;
-  const others =
-    machineBefore === undefined || machineAfter === undefined
-      ? null
-      : Math.max(0, machineAfter - machineBefore - serverMicros - clientMicros) / wallMicros;
-  const requests = result.requests;
-  return {
-    round,
-    sequence,
-    path: shot.path,
-    requestsPerSecond: requests / result.seconds,
-    requests,
-    seconds: result.seconds,
-    latencyP50: result.latencyP50,
-    latencyP99: result.latencyP99,
-    serverMicrosPerRequest: serverMicros / requests,
-    serverSystemMicrosPerRequest: serverSystemMicros / requests,
-    serverCpuShare: serverMicros / wallMicros,
-    clientCpuShare: clientMicros / wallMicros,
-    otherCores: others,
-  };
-}
-
-/** The line printed after each timed run. */
-export function runLine(run: Run, rounds: number, width: number): string {
-  return (
-    `round ${String(run.round).padStart(2)}/${rounds}  ${run.path.padEnd(width)}` +
-    `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  ` +
-    `server ${run.serverMicrosPerRequest.toFixed(1).padStart(5)} µs/req, ` +
-    `CPU ${Math.round(run.serverCpuShare * 100)} %; ` +
-    `client CPU ${Math.round(run.clientCpuShare * 100)} %` +
-    (run.otherCores === null ? '' : `; others ${run.otherCores.toFixed(2)} cores`)
-  );
-}
-
-/**
- * The order of `count` routes in round `round` (from 0): a Williams design, in which every route
- * follows every other one equally often, once in `count` rounds when `count` is even, twice in
- * `2 × count` when it is odd. Whatever a route leaves behind (garbage to collect, colder caches)
- * then falls on every other route alike. A rotation would not do: it keeps the cyclic order, so
- * each route would always come after the same one.
- */
-export function williamsOrder(count: number, round: number): number[] {
-  // The first row: 0, 1, n-1, 2, n-2, …; row r adds r to each, modulo n.
-  const first = Array.from({ length: count }, (_, j) =>
-    j % 2 === 1 ? (j + 1) / 2 : (count - j / 2) % count,
-  );
-  const rows = count % 2 === 0 ? count : 2 * count;
-  const row = round % rows;
-  const order = first.map((unit) => (unit + row) % count);
-  // For an odd count, the second half of the rows are the first half's, reversed.
-  return row < count ? order : order.reverse();
-}
-
-/**
- * Runs every route `rounds` times after one warm-up run of each. The baseline (the first shot)
- * runs before every other route and once more at the end, so that every timed run of a route
- * lies between two runs of the baseline a second away; the other routes run in the order of a
- * Williams design ({@link williamsOrder}), so that each follows every other one equally often.
- */
-export async function rounds(
-  server: Measured,
-  shots: readonly Shot[],
-  options: LoadSettings & { rounds: number; seconds: number; warmup: number },
-): Promise<Run[]> {
-  if (options.warmup > 0) {
-    for (const shot of shots) await fireFor(server.port, shot, options.warmup, options);
-  }
-  const [baseline, ...others] = shots;
-  if (baseline === undefined) return [];
-  const width = Math.max(...shots.map((shot) => shot.path.length)) + 2;
-  const runs: Run[] = [];
-  const time = async (shot: Shot, round: number): Promise<void> => {
-    const run = await measure(
-      server,
-      shot,
-      { round, sequence: runs.length },
-      options.seconds,
-      options,
-    );
-    runs.push(run);
-    console.error(runLine(run, options.rounds, width));
-  };
-  for (let round = 1; round <= options.rounds; round++) {
-    const order = williamsOrder(others.length, round - 1).map((i) => others[i]!);
-    for (const shot of order) {
-      await time(baseline, round);
-      await time(shot, round);
+  if (credential === undefined) return;
+  const value = shot.headers[credential]!;
+  const others = Object.entries(shot.headers).filter(([name]) => name !== credential);
+  const spoilt: [string, string] = [credential, `${value.slice(0, -2)}!`];
+  for (const headers of [others, [...others, spoilt]]) {
+    const refused = await answer(port, shot.path, Object.fromEntries(headers));
+    if (refused.status !== 401) {
+      throw new Error(`${shot.label} answered ${refused.status} to ${JSON.stringify(headers)}`);
     }
   }
-  await time(baseline, options.rounds);
+}
+
+/**
+ * The order of the timed runs: in each round, each group's baseline then its other routes,
+ * reversed every other round so that neither side of a pair always comes first; and every
+ * server's baseline once more at the end, so that each run has a baseline run of its own server
+ * on either side.
+ */
+export function schedule<T>(groups: readonly (readonly [T, ...T[]])[], rounds: number) {
+  const order: { round: number; group: number; item: T }[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const [group, [baseline, ...others]] of groups.entries()) {
+      order.push({ round, group, item: baseline });
+      for (const item of round % 2 === 0 ? others.toReversed() : others) {
+        order.push({ round, group, item });
+      }
+    }
+  }
+  const last = new Map(groups.map(([baseline], group) => [baseline, group]));
+  for (const [item, group] of last) order.push({ round: rounds, group, item });
+  return order;
+}
+
+/**
+ * Warms every route up for `warmup` s, then times `rounds` rounds of `seconds` a run, measuring
+ * around each run the server's CPU time and autocannon's (this process's).
+ */
+export async function rounds(
+  groups: readonly Group[],
+  options: LoadSettings & { rounds: number; seconds: number; warmup: number },
+): Promise<Run[]> {
+  for (const { server, shots } of options.warmup > 0 ? groups : []) {
+    for (const shot of shots) await fire(server.port, shot, { seconds: options.warmup }, options);
+  }
+  const runs: Run[] = [];
+  const others: number[] = [];
+  for (const { round, group, item } of schedule(
+    groups.map((g) => g.shots),
+    options.rounds,
+  )) {
+    const { server, shots } = groups[group]!;
+    const serverBefore = await server.cpu();
+    const [clientBefore, machineBefore, wallBefore] = [
+      process.cpuUsage(),
+      machineMicros(),
+      performance.now(),
+    ];
+    const result = await fire(server.port, item, { seconds: options.seconds }, options);
+    const wall = (performance.now() - wallBefore) * 1000;
+    const client = process.cpuUsage(clientBefore);
+    const machine = machineMicros() - machineBefore;
+    const serverAfter = await server.cpu();
+    const requests = result.requests.total;
+    const serverMicros =
+      serverAfter.user + serverAfter.system - serverBefore.user - serverBefore.system;
+    const run: Run = {
+      round,
+      sequence: runs.length,
+      label: item.label,
+      baseline: shots[0].label,
+      requestsPerSecond: requests / result.duration,
+      latencyP99: result.latency.p99,
+      serverMicrosPerRequest: serverMicros / requests,
+      clientCpuShare: (client.user + client.system) / wall,
+    };
+    runs.push(run);
+    others.push((machine - serverMicros - client.user - client.system) / wall);
+    console.error(
+      `round ${String(round).padStart(2)}/${options.rounds}  ${run.label.padEnd(34)}` +
+        `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  ` +
+        `server ${run.serverMicrosPerRequest.toFixed(1).padStart(5)} µs/req  ` +
+        `client CPU ${Math.round(run.clientCpuShare * 100)} %`,
+    );
+  }
+  const busiest = Math.max(...others).toFixed(2);
+  console.log(
+    `others    kept ${median(others).toFixed(2)} cores busy (median of the runs; max ${busiest})`,
+  );
   return runs;
 }

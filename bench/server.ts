@@ -1,43 +1,12 @@
-// The benchmarked server, run in its own process by bench/auth-overhead.ts so that it does not
-// share an event loop (or a core, when there are two) with autocannon. It listens on a free
-// loopback port and talks to its parent over the IPC channel:
-//   → { type: 'listening', port }        once ready
-//   ← { type: 'cpu' }  → { type: 'cpu', user, system }   its own CPU time, in microseconds
-//   ← { type: 'hooks' } → { type: 'hooks', times }  with BENCH_TIME_HOOKS=1: each route's hook
-//                                        time since the last ask (bench/hook-timer.ts)
-//   ← { type: 'close' }                  closes the app and exits (so --cpu-prof is written)
-// Run alone (no IPC) it prints the port and serves until SIGINT/SIGTERM.
-import { buildBenchApp } from './app.js';
+// One app of bench/apps.ts, served on 127.0.0.1:$PORT in a process of its own (started by
+// bench/process.ts with bench/probe.ts loaded), so that it shares no event loop with autocannon.
+//   node --import tsx bench/server.ts fastify|express
+import { expressApp, fastifyApp } from './apps.js';
 
-interface ParentMessage {
-  readonly type: 'cpu' | 'hooks' | 'close';
-}
-
-const { app, hooks } = await buildBenchApp({ timeHooks: process.env.BENCH_TIME_HOOKS === '1' });
-const address = await app.listen({ host: '127.0.0.1', port: 0 });
-const port = Number(new URL(address).port);
-
-async function shutdown(): Promise<never> {
-  await app.close();
-  process.exit(0);
-}
-
-if (process.send === undefined) {
-  console.log(`bench server listening on ${address}`);
+const port = Number(process.env.PORT);
+if (process.argv[2] === 'express') {
+  expressApp().listen(port, '127.0.0.1');
 } else {
-  process.send({ type: 'listening', port });
-  process.on('message', (message: ParentMessage) => {
-    if (message.type === 'cpu') {
-      const { user, system } = process.cpuUsage();
-      process.send?.({ type: 'cpu', user, system });
-    } else if (message.type === 'hooks') {
-      process.send?.({ type: 'hooks', times: hooks?.take() ?? {} });
-    } else {
-      void shutdown();
-    }
-  });
-  // The parent died without saying goodbye: do not linger.
-  process.on('disconnect', () => void shutdown());
+  await (await fastifyApp()).listen({ host: '127.0.0.1', port });
 }
-process.once('SIGINT', () => void shutdown());
-process.once('SIGTERM', () => void shutdown());
+process.once('SIGTERM', () => process.exit(0));

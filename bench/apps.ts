@@ -1,0 +1,152 @@
+// The apps `npm run bench` times: one Fastify app where each vouch route has its peer (what a
+// user would pick instead) beside it, and one Express app with passport. Every contender lives in
+// its own encapsulated context, so no route pays for another's plugin; the no-auth baseline sits
+// at the root with no plugin at all. Every route answers the same body through the same handler,
+// logging off. Where a peer needs a check written by hand, it uses the same constant-time
+// matcher vouch's docs recommend, so that only the machinery around the check differs.
+import fastifyAuth from '@fastify/auth';
+import basicAuth from '@fastify/basic-auth';
+import bearerAuth from '@fastify/bearer-auth';
+import express from 'express';
+import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import { Passport } from 'passport';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import { APIKeyHeader, HttpBasic, HttpBearer, timingSafeMatcher } from '../src/index.js';
+import { vouch } from '../src/fastify/index.js';
+import type { Shot } from './load.js';
+
+export const TOKEN = 'bnch_5c1f0e8a9d2b47c6a3e1f0d9b8c7a6e5d4c3b2a1';
+export const API_KEY = 'key_0f9e8d7c6b5a49382716a5b4c3d2e1f0';
+const USER = 'bench';
+const PASSWORD = 'correct-horse-battery-staple';
+/** What every route answers, serialised. */
+export const BODY = '{"ok":true}';
+
+const bearerHeaders: Readonly<Record<string, string>> = { authorization: `Bearer ${TOKEN}` };
+const basicHeaders = {
+  authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`,
+};
+const keyHeaders = { 'x-api-key': API_KEY };
+
+/** Which server a route is on; each has its own no-auth baseline. */
+export type ServerName = 'fastify' | 'express';
+
+/** A timed route: its request, and the header without which it must answer 401. */
+export interface BenchRoute extends Shot {
+  readonly label: string;
+  readonly server: ServerName;
+  readonly credential?: string | undefined;
+}
+
+const route = (server: ServerName, path: string, label: string, headers = bearerHeaders) => {
+  const credential = path === '/noauth' ? undefined : Object.keys(headers)[0];
+  return { server, path, label, headers, credential } satisfies BenchRoute;
+};
+
+/** The routes, each server's baseline first. */
+export const routes = {
+  fastify: route('fastify', '/noauth', 'Fastify, no auth'),
+  bearer: route('fastify', '/vouch/bearer', 'vouch HttpBearer'),
+  bearerPeer: route('fastify', '/peer/bearer', '@fastify/bearer-auth'),
+  basic: route('fastify', '/vouch/basic', 'vouch HttpBasic', basicHeaders),
+  basicPeer: route('fastify', '/peer/basic', '@fastify/basic-auth', basicHeaders),
+  key: route('fastify', '/vouch/key', 'vouch APIKeyHeader', keyHeaders),
+  keyPeer: route('fastify', '/peer/key', 'onRequest hook by hand', keyHeaders),
+  anyOf: route('fastify', '/vouch/anyof', 'vouch [APIKeyHeader, HttpBearer]'),
+  anyOfPeer: route('fastify', '/peer/anyof', "@fastify/auth, relation 'or'"),
+  express: route('express', '/noauth', 'Express, no auth'),
+  passport: route('express', '/passport', 'passport-http-bearer'),
+};
+
+/** What the table judges: `first` must reach `times` × the requests/s of `second`. */
+export const targets = [
+  { first: routes.bearer, second: routes.bearerPeer, times: 1 },
+  { first: routes.basic, second: routes.basicPeer, times: 1 },
+  { first: routes.key, second: routes.keyPeer, times: 1 },
+  { first: routes.anyOf, second: routes.anyOfPeer, times: 1 },
+  { first: routes.bearer, second: routes.passport, times: 2 },
+] as const;
+
+const caller = { id: USER };
+const isToken = timingSafeMatcher(TOKEN);
+const isKey = timingSafeMatcher(API_KEY);
+const isUser = timingSafeMatcher(USER);
+const isPassword = timingSafeMatcher(PASSWORD);
+/** Both compared, always: the time taken does not tell which one was wrong. */
+const isLogin = (user: string, password: string) =>
+  [isUser(user), isPassword(password)].every(Boolean);
+const unauthorized = new Error('Unauthorized');
+const handler = async () => ({ ok: true });
+
+/** The Fastify app: the baseline, each vouch route and its peer. Not listening yet. */
+export async function fastifyApp(): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  app.get(routes.fastify.path, handler);
+
+  await app.register(async (scope) => {
+    await scope.register(vouch, { csrf: false });
+    const bearer = new HttpBearer({ tokens: new Map([[TOKEN, caller]]) });
+    const clientKey = new APIKeyHeader({ paramName: 'X-Client-Key', keys: [[API_KEY, caller]] });
+    const basic = new HttpBasic({
+      authenticate: (_request, user, password) => (isLogin(user, password) ? caller : undefined),
+    });
+    scope.get(routes.bearer.path, { auth: bearer }, handler);
+    scope.get(routes.basic.path, { auth: basic }, handler);
+    const key = new APIKeyHeader({ paramName: 'X-API-Key', keys: [[API_KEY, caller]] });
+    scope.get(routes.key.path, { auth: key }, handler);
+    scope.get(routes.anyOf.path, { auth: [clientKey, bearer] }, handler);
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(bearerAuth, { keys: new Set([TOKEN]) });
+    scope.get(routes.bearerPeer.path, handler);
+  });
+  await app.register(async (scope) => {
+    await scope.register(basicAuth, {
+      authenticate: true,
+      validate: (user, password, _request, _reply, done) => {
+        done(isLogin(user, password) ? undefined : unauthorized);
+      },
+    });
+    scope.get(routes.basicPeer.path, { onRequest: scope.basicAuth }, handler);
+  });
+  const keyHook: onRequestHookHandler = (request, reply, done) => {
+    const key = request.headers['x-api-key'];
+    if (typeof key === 'string' && isKey(key)) done();
+    else void reply.code(401).send({ detail: 'Unauthorized' });
+  };
+  app.get(routes.keyPeer.path, { onRequest: keyHook }, handler);
+  await app.register(async (scope) => {
+    await scope.register(bearerAuth, { keys: new Set([TOKEN]), addHook: false });
+    await scope.register(fastifyAuth);
+    const clientKey: onRequestHookHandler = (request, _reply, done) => {
+      const key = request.headers['x-client-key'];
+      done(typeof key === 'string' && isKey(key) ? undefined : unauthorized);
+    };
+    const onRequest = scope.auth([clientKey, scope.verifyBearerAuth!], { relation: 'or' });
+    scope.get(routes.anyOfPeer.path, { onRequest }, handler);
+  });
+  await app.ready();
+  return app;
+}
+
+/** The Express 5 app: its baseline and Bearer through passport, as passport's docs show. */
+export function expressApp(): express.Express {
+  const app = express();
+  // Fastify sends neither header: the two frameworks answer the same bytes.
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  const passport = new Passport();
+  passport.use(
+    new BearerStrategy((token, done) => {
+      done(null, isToken(token) ? caller : false);
+    }),
+  );
+  const send = (_request: express.Request, response: express.Response) => {
+    response.json({ ok: true });
+  };
+  app.get(routes.express.path, send);
+  const bearer = passport.authenticate('bearer', { session: false }) as express.RequestHandler;
+  app.get(routes.passport.path, bearer, send);
+  return app;
+}
