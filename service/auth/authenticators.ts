@@ -56,32 +56,17 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
     ),
     description: 'The session cookie set by POST /api/auth/login',
   });
-  const keyOf = (description: string) => ({ description, authenticate: application });
-  const headerKey = new APIKeyHeader({
-    name: 'apiKeyHeader',
-    paramName: 'X-API-Key',
-    ...keyOf('An application key in the X-API-Key header'),
+  const key = (name: string, paramName: string, where: string) => ({
+    name,
+    paramName,
+    description: `An application key in the ${where}`,
+    authenticate: application,
   });
-  const queryKey = new APIKeyQuery({
-    name: 'apiKeyQuery',
-    paramName: 'api_key',
-    ...keyOf('An application key in the api_key query parameter'),
-  });
-  const cookieKey = new APIKeyCookie({
-    name: 'apiKeyCookie',
-    paramName: 'X-API-KEY',
-    ...keyOf('An application key in the X-API-KEY cookie'),
-  });
-  const multipleQuery = new APIKeyQuery({
-    name: 'keyQuery',
-    paramName: 'key',
-    ...keyOf('An application key in the key query parameter'),
-  });
-  const multipleHeader = new APIKeyHeader({
-    name: 'keyHeader',
-    paramName: 'key',
-    ...keyOf('An application key in the key header'),
-  });
+  const headerKey = new APIKeyHeader(key('apiKeyHeader', 'X-API-Key', 'X-API-Key header'));
+  const queryKey = new APIKeyQuery(key('apiKeyQuery', 'api_key', 'api_key query parameter'));
+  const cookieKey = new APIKeyCookie(key('apiKeyCookie', 'X-API-KEY', 'X-API-KEY cookie'));
+  const multipleQuery = new APIKeyQuery(key('keyQuery', 'key', 'key query parameter'));
+  const multipleHeader = new APIKeyHeader(key('keyHeader', 'key', 'key header'));
   const ipAllowList = authFunction(
     (request: FastifyRequest) => {
       const { address, type } = clientAddress(request.ip);

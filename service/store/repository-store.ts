@@ -26,12 +26,7 @@ export interface Repositories {
     revoke(digest: string, now: number): Awaitable<boolean>;
   };
   readonly applications: {
-    create(
-      name: string,
-      keyPrefix: string,
-      keyDigest: string,
-      now: number,
-    ): Awaitable<ApplicationRecord>;
+    create(...row: Parameters<Store['createApplication']>): Awaitable<ApplicationRecord>;
     findByKey(keyDigest: string): Awaitable<ApplicationRecord | undefined>;
     list(): Awaitable<ApplicationRecord[]>;
     revoke(id: number, now: number): Awaitable<boolean>;

@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
 import { onlyRow } from './only-row.js';
-import { type ApplicationRecord } from '../store.js';
-import { NotFoundError } from '../../errors.js';
+import { revokeOnce } from './revoke-once.js';
+import type { ApplicationRecord } from '../store.js';
 
 const COLUMNS =
   'id, name, key_prefix AS "keyPrefix", created_at AS "createdAt", revoked_at AS "revokedAt"';
@@ -34,21 +34,6 @@ export function createApplicationRepository(db: Pick<Pool, 'query'>): Repositori
       });
       return result.rows;
     },
-    async revoke(id, now) {
-      // One statement: the outer query sees the table as it was before the update.
-      const result = await db.query<{ revoked: boolean; found: boolean }>({
-        name: 'vouch-application-revoke',
-        text: `WITH revoked AS (
-                 UPDATE applications SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL
-                 RETURNING 1
-               )
-               SELECT EXISTS (SELECT 1 FROM revoked) AS revoked,
-                      EXISTS (SELECT 1 FROM applications WHERE id = $1) AS found`,
-        values: [id, now],
-      });
-      const { revoked, found } = onlyRow(result);
-      if (!found) throw new NotFoundError(`application ${id}`);
-      return revoked;
-    },
+    revoke: (id, now) => revokeOnce(db, 'applications', id, now, `application ${id}`),
   };
 }

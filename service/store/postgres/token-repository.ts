@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
-import { onlyRow } from './only-row.js';
-import { NotFoundError } from '../../errors.js';
+import { revokeOnce } from './revoke-once.js';
 
 interface JoinedRow {
   readonly id: number;
@@ -35,21 +34,6 @@ export function createTokenRepository(db: Pick<Pool, 'query'>): Repositories['to
         expiresAt: row.expiresAt,
       };
     },
-    async revoke(digest, now) {
-      // One statement: the outer query sees the table as it was before the update.
-      const result = await db.query<{ revoked: boolean; found: boolean }>({
-        name: 'vouch-token-revoke',
-        text: `WITH revoked AS (
-                 UPDATE tokens SET revoked_at = $2 WHERE digest = $1 AND revoked_at IS NULL
-                 RETURNING 1
-               )
-               SELECT EXISTS (SELECT 1 FROM revoked) AS revoked,
-                      EXISTS (SELECT 1 FROM tokens WHERE digest = $1) AS found`,
-        values: [digest, now],
-      });
-      const { revoked, found } = onlyRow(result);
-      if (!found) throw new NotFoundError('token');
-      return revoked;
-    },
+    revoke: (digest, now) => revokeOnce(db, 'tokens', digest, now, 'token'),
   };
 }
