@@ -49,7 +49,7 @@ export interface AuthFailure {
 export type AuthResult = AuthSuccess | AuthFailure;
 
 /** An authenticator that ran and did not accept: its challenge goes into the 401. */
-export interface Tried {
+interface Tried {
   readonly authenticator: Authenticator;
   readonly rejected: boolean;
 }
@@ -78,163 +78,148 @@ export function evaluate(
   request: RequestView,
   options: AuthenticateOptions,
 ): AuthResult | Promise<AuthResult> {
-  return new Evaluation(requirements, request, options, hasRepeats(requirements)).run(0, 0);
+  const memory = hasRepeats(requirements) ? new Memory(true) : undefined;
+  return walk(requirements, request, options, memory, 0, 0);
 }
 
-/** What one verdict means for the walk: next member, next requirement, or the final answer. */
-type Step = 'member' | 'requirement' | AuthResult;
+/**
+ * What a walk over the requirements carries from one member to the next, and across a pending
+ * verdict. Made at the first thing worth remembering: a request whose first authenticator
+ * accepts at once allocates nothing but its result.
+ */
+class Memory {
+  /** The authenticators that ran and did not accept, for the challenges of a 401. */
+  readonly tried: Tried[] = [];
+  /**
+   * Verdicts by authenticator, when one stands in several requirements ([allOf(a, b), b]): it
+   * runs once per request, since hooks may count attempts or hit a store.
+   */
+  readonly seen: Map<Authenticator, Outcome<unknown>> | undefined;
+  /** A cookie credential failed its CSRF check: 403, unless a later requirement passes. */
+  csrfFailed = false;
+  /** The first requirement that passed but must still find its CSRF token in the form body. */
+  deferred: AuthSuccess | undefined;
+  /** The values of the current requirement's members so far (an all-of group's). */
+  values: unknown[] | undefined;
+  /** The binding a member of the current requirement deferred its CSRF check with. */
+  binding: string | undefined;
+  /** The verdict the walk paused for, once it has settled. */
+  settled: Outcome<unknown> | undefined;
 
-// One walk over the requirements. It runs synchronously until a verdict is pending, then resumes
-// from that very member when it settles; its fields carry the walk across that pause.
-export class Evaluation {
-  readonly #requirements: readonly Requirement[];
-  readonly #request: RequestView;
-  readonly #realm: string;
-  readonly #csrf: CsrfVerifier | undefined;
-  // An authenticator named in several requirements ([allOf(a, b), b]) runs once per request:
-  // hooks may count attempts or hit a store.
-  readonly #seen: Map<Authenticator, Outcome<unknown>> | undefined;
-  // Allocated only when needed: a request that passes at once allocates neither.
-  #tried: Tried[] | undefined;
-  #csrfFailed = false;
-  #deferred: AuthSuccess | undefined;
-  #values: unknown[] | undefined;
-  #deferredBinding: string | undefined;
-
-  constructor(
-    requirements: readonly Requirement[],
-    request: RequestView,
-    options: AuthenticateOptions,
-    repeats: boolean,
-  ) {
-    this.#requirements = requirements;
-    this.#request = request;
-    this.#realm = options.realm;
-    this.#csrf =
-      options.csrf !== undefined && !isSafeMethod(request.method) ? options.csrf : undefined;
-    this.#seen = repeats ? new Map() : undefined;
+  constructor(repeats: boolean) {
+    this.seen = repeats ? new Map() : undefined;
   }
+}
 
-  /** Walks from member `m` of requirement `r` on. */
-  run(r: number, m: number): AuthResult | Promise<AuthResult> {
-    for (; r < this.#requirements.length; r++, m = 0) {
-      const requirement = this.#requirements[r] as Requirement;
-      if (m === 0) {
-        this.#values = undefined;
-        this.#deferredBinding = undefined;
-      }
-      let failed = false;
-      for (; m < requirement.length; m++) {
-        const authenticator = requirement[m] as Authenticator;
-        let outcome = this.#seen?.get(authenticator);
-        if (outcome === undefined) {
-          let verdict;
-          try {
-            verdict = authenticator.verify(this.#request);
-          } catch (error) {
-            return this.#thrown(authenticator, error);
-          }
-          if (isPromiseLike(verdict)) return this.#resume(verdict, authenticator, r, m);
-          outcome = verdict;
-          this.#seen?.set(authenticator, outcome);
+/** Walks from member `m` of requirement `r` on, synchronously until a verdict is pending. */
+function walk(
+  requirements: readonly Requirement[],
+  request: RequestView,
+  options: AuthenticateOptions,
+  memory: Memory | undefined,
+  r: number,
+  m: number,
+): AuthResult | Promise<AuthResult> {
+  nextRequirement: for (; r < requirements.length; r++, m = 0) {
+    const requirement = requirements[r] as Requirement;
+    const group = requirement.length > 1 || isAllOfRequirement(requirement);
+    if (m === 0 && memory !== undefined) {
+      memory.values = undefined;
+      memory.binding = undefined;
+    }
+    let value: unknown;
+    for (; m < requirement.length; m++) {
+      const authenticator = requirement[m] as Authenticator;
+      let outcome = memory?.settled ?? memory?.seen?.get(authenticator);
+      if (memory !== undefined) memory.settled = undefined;
+      if (outcome === undefined) {
+        let verdict;
+        try {
+          verdict = authenticator.verify(request);
+        } catch (error) {
+          return thrown(memory, authenticator, error, options.realm);
         }
-        const step = this.#judge(authenticator, outcome);
-        if (step === 'requirement') {
-          failed = true;
-          break;
+        if (isPromiseLike(verdict)) {
+          const paused = memory ?? new Memory(false);
+          return Promise.resolve(verdict).then(
+            (settled) => {
+              paused.settled = settled;
+              return walk(requirements, request, options, paused, r, m);
+            },
+            (error: unknown) => thrown(paused, authenticator, error, options.realm),
+          );
         }
-        if (step !== 'member') return step;
+        outcome = verdict;
       }
-      if (failed) continue;
-      const success = this.#passed(requirement);
-      if (success !== undefined) return success;
-    }
-    return this.#finish();
-  }
+      memory?.seen?.set(authenticator, outcome);
 
-  #resume(
-    verdict: PromiseLike<Outcome<unknown>>,
-    authenticator: Authenticator,
-    r: number,
-    m: number,
-  ): Promise<AuthResult> {
-    return Promise.resolve(verdict).then(
-      (outcome) => {
-        this.#seen?.set(authenticator, outcome);
-        const step = this.#judge(authenticator, outcome);
-        if (step === 'member') return this.run(r, m + 1);
-        if (step === 'requirement') return this.run(r + 1, 0);
-        return step;
-      },
-      (error: unknown) => this.#thrown(authenticator, error),
-    );
-  }
-
-  #judge(authenticator: Authenticator, outcome: Outcome<unknown>): Step {
-    if (outcome.state === 'ambiguous') return ambiguous();
-    if (outcome.state !== 'accepted') {
-      (this.#tried ??= []).push({ authenticator, rejected: outcome.state === 'rejected' });
-      return 'requirement';
-    }
-    if (this.#csrf !== undefined && authenticator.cookieBased) {
-      // A cookie-based authenticator that names no binding is still checked (fail closed).
-      const binding = outcome.csrfBinding ?? '';
-      const verdict = this.#csrf(this.#request, binding);
-      if (verdict === 'fail') {
-        this.#csrfFailed = true;
-        return 'requirement';
+      if (outcome.state === 'ambiguous') return ambiguous();
+      if (outcome.state !== 'accepted') {
+        memory ??= new Memory(false);
+        memory.tried.push({ authenticator, rejected: outcome.state === 'rejected' });
+        continue nextRequirement;
       }
-      if (verdict === 'defer') this.#deferredBinding = binding;
+      if (
+        authenticator.cookieBased &&
+        options.csrf !== undefined &&
+        !isSafeMethod(request.method)
+      ) {
+        // A cookie-based authenticator that names no binding is still checked (fail closed).
+        const binding = outcome.csrfBinding ?? '';
+        const csrf = options.csrf(request, binding);
+        if (csrf === 'fail') {
+          (memory ??= new Memory(false)).csrfFailed = true;
+          continue nextRequirement;
+        }
+        if (csrf === 'defer') (memory ??= new Memory(false)).binding = binding;
+      }
+      if (group) ((memory ??= new Memory(false)).values ??= []).push(outcome.value);
+      else value = outcome.value;
     }
-    (this.#values ??= []).push(outcome.value);
-    return 'member';
+    // Every member accepted.
+    if (group) value = memory?.values;
+    if (memory?.binding === undefined) return { ok: true, value, requirement };
+    memory.deferred ??= { ok: true, value, requirement, csrfDeferred: memory.binding };
   }
-
-  #passed(requirement: Requirement): AuthSuccess | undefined {
-    const values = this.#values as unknown[];
-    const value = requirement.length === 1 && !isAllOfRequirement(requirement) ? values[0] : values;
-    if (this.#deferredBinding === undefined) return { ok: true, value, requirement };
-    this.#deferred ??= { ok: true, value, requirement, csrfDeferred: this.#deferredBinding };
-    return undefined;
-  }
-
-  #thrown(authenticator: Authenticator, error: unknown): AuthFailure {
-    (this.#tried ??= []).push({ authenticator, rejected: true });
-    return thrownBy(this.#tried, error, this.#realm);
-  }
-
-  #finish(): AuthResult {
-    if (this.#deferred !== undefined) return this.#deferred;
-    if (this.#csrfFailed)
-      return { ok: false, error: new CsrfError(), thrown: false, challenges: [] };
-    return unauthenticated(this.#tried ?? [], this.#realm);
-  }
+  // Only a walk that remembers something gets here: every requirement failed or deferred.
+  return finish(memory as Memory, options.realm);
 }
 
-/** The 400 for a credential given more than once: ambiguity never picks a winner. */
-export function ambiguous(): AuthFailure {
-  return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
-}
-
-/** The 401 once every authenticator in `tried` was absent or refused. */
-export function unauthenticated(tried: readonly Tried[], realm: string): AuthFailure {
+function finish(memory: Memory, realm: string): AuthResult {
+  if (memory.deferred !== undefined) return memory.deferred;
+  if (memory.csrfFailed) {
+    return { ok: false, error: new CsrfError(), thrown: false, challenges: [] };
+  }
   return {
     ok: false,
     error: new AuthenticationError(),
     thrown: false,
-    challenges: challenges(tried, realm),
+    challenges: challenges(memory.tried, realm),
   };
 }
 
+/** The 400 for a credential given more than once: ambiguity never picks a winner. */
+function ambiguous(): AuthFailure {
+  return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
+}
+
 /** A hook's error, for the exception handlers, with the challenges of those tried until then. */
-export function thrownBy(tried: readonly Tried[], error: unknown, realm: string): AuthFailure {
+function thrown(
+  memory: Memory | undefined,
+  authenticator: Authenticator,
+  error: unknown,
+  realm: string,
+): AuthFailure {
+  const tried = [...(memory?.tried ?? []), { authenticator, rejected: true }];
   return { ok: false, error, thrown: true, challenges: challenges(tried, realm) };
 }
 
 const repeats = new WeakMap<readonly Requirement[], boolean>();
 
-/** Whether an authenticator stands in more than one requirement; decided once per list. */
-export function hasRepeats(requirements: readonly Requirement[]): boolean {
+/** Whether an authenticator stands in more than one place; decided once per list. */
+function hasRepeats(requirements: readonly Requirement[]): boolean {
+  // One authenticator alone cannot repeat, and needs no lookup.
+  if (requirements.length === 1 && requirements[0]?.length === 1) return false;
   let known = repeats.get(requirements);
   if (known === undefined) {
     const members = requirements.flat();

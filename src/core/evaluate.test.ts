@@ -8,7 +8,6 @@ import { Authenticator } from './authenticator.js';
 import { VouchError } from './errors.js';
 import { authFunction } from './function-authenticator.js';
 import { isPromiseLike, type Outcome } from './outcome.js';
-import { prepare } from './prepare.js';
 import type { RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
 import { HttpBearer } from '../http/http-bearer.js';
@@ -201,61 +200,18 @@ describe('evaluate()', () => {
     );
   });
 
-  // prepare() takes a shorter path for one authenticator; it must answer exactly as the walk.
-  it('prepare() decides as authenticate() does, one authenticator or many', async () => {
-    const script = fc.record({
-      verdict: fc.constantFrom<Verdict>('absent', 'rejected', 'ambiguous', 'accepted', 'throws'),
-      cookieBased: fc.boolean(),
-      async: fc.boolean(),
-    });
-    const scenario = fc.record({
-      scripts: fc.array(script, { minLength: 1, maxLength: 3 }),
-      sole: fc.boolean(),
-      allOfOne: fc.boolean(),
-      post: fc.boolean(),
-      withCsrf: fc.boolean(),
-      csrf: fc.constantFrom<'pass' | 'fail' | 'defer'>('pass', 'fail', 'defer'),
-    });
-    await fc.assert(
-      fc.asyncProperty(scenario, async ({ scripts, sole, allOfOne, post, withCsrf, csrf }) => {
-        const build = () => {
-          const members = scripts.map((s, i) => new Scripted(i, s));
-          const first = members[0] as Scripted;
-          const spec = sole ? (allOfOne ? [allOf(first)] : first) : members;
-          const requirements = resolveAuth(spec, 'GET /x');
-          assert.ok(requirements !== null);
-          return { members, requirements };
-        };
-        const options = withCsrf ? { realm: 'api', csrf: () => csrf } : { realm: 'api' };
-        const request = post ? POST : GET;
-        const prepared = build();
-        const walked = build();
-        const got = await prepare(prepared.requirements, options).evaluate(request);
-        const want = await authenticate(walked.requirements, request, options);
-        const norm = (result: AuthResult, built: typeof prepared) => {
-          const s = shape(result, built.requirements) as { error?: unknown };
-          const thrownBy = built.members.findIndex((m) => m.error === s.error);
-          return thrownBy === -1 ? s : { ...s, error: `thrown by ${thrownBy}` };
-        };
-        assert.deepEqual(norm(got, prepared), norm(want, walked));
-        assert.deepEqual(
-          prepared.members.map((m) => m.calls),
-          walked.members.map((m) => m.calls),
-        );
-      }),
-      { numRuns: 1000 },
-    );
-  });
-
-  it('prepare() answers a synchronous sole authenticator without a promise', () => {
+  it('answers a synchronous sole authenticator without a promise', () => {
     const bearer = new HttpBearer({ authenticate: () => 'ok' });
     const requirements = resolveAuth(bearer, 'GET /x');
     assert.ok(requirements !== null);
-    const { evaluate, sole } = prepare(requirements, { realm: 'api' });
-    assert.equal(sole, true);
-    const accepted = evaluate({ ...GET, headers: { authorization: 'Bearer t' } });
+    const options = { realm: 'api' };
+    const accepted = evaluate(
+      requirements,
+      { ...GET, headers: { authorization: 'Bearer t' } },
+      options,
+    );
     assert.deepEqual(accepted, { ok: true, value: 'ok', requirement: requirements[0] });
-    const refused = evaluate(GET);
+    const refused = evaluate(requirements, GET, options);
     assert.equal(isPromiseLike(refused), false);
     assert.deepEqual(
       (refused as AuthResult).ok ? [] : (refused as { challenges: unknown }).challenges,

@@ -9,13 +9,11 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.js';
-import type { AuthenticateOptions, AuthResult } from '../core/authenticate.js';
-import { prepare } from '../core/prepare.js';
+import { evaluate, type AuthenticateOptions, type AuthResult } from '../core/authenticate.js';
 import { isPromiseLike } from '../core/outcome.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
 import { SchemeRegistry } from '../core/scheme-registry.js';
 import { requirePrintable } from '../internal/hook.js';
-import { APIKey } from '../api-key/api-key.js';
 import {
   createCsrfVerifier,
   type CsrfOptions,
@@ -60,7 +58,7 @@ interface VouchRequest extends FastifyRequest {
 
 /** Requests authenticated by these carry `Cache-Control: private`: the body is the caller's own. */
 function isPrivate(requirement: Requirement): boolean {
-  return requirement.some((member) => member.cookieBased || member instanceof APIKey);
+  return requirement.some((member) => member.privateResponses);
 }
 
 // eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async functions
@@ -163,35 +161,16 @@ function authHook(
 ): onRequestHookHandler {
   // Decided once per route rather than on every request.
   const privateRequirements = new Set(requirements.filter(isPrivate));
-  const { evaluate, sole } = prepare(requirements, engine);
-  // Two literals with one body (concludeWhenSettled): V8 keeps a call's feedback per function
-  // literal, and a hook shared by every route would meet the list evaluator beside the sole ones
-  // and stop inlining them: 180 to 420 instructions a request more for a route with one
-  // authenticator, counted beside a list route
-  // (`npm run bench:instructions -- --routes /manual,/bearer,/listof`).
-  return sole
-    ? function vouchAuthenticateSole(request, reply, done): void {
-        concludeWhenSettled(evaluate(request), request, reply, done, privateRequirements);
-      }
-    : function vouchAuthenticate(request, reply, done): void {
-        concludeWhenSettled(evaluate(request), request, reply, done, privateRequirements);
-      };
-}
-
-function concludeWhenSettled(
-  result: AuthResult | Promise<AuthResult>,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  done: HookHandlerDoneFunction,
-  privateRequirements: ReadonlySet<Requirement>,
-): void {
-  if (isPromiseLike(result)) {
+  return function vouchAuthenticate(request, reply, done): void {
+    const result = evaluate(requirements, request, engine);
+    if (!isPromiseLike(result)) {
+      conclude(result, request, reply, done, privateRequirements);
+      return;
+    }
     result.then((settled) => {
       conclude(settled, request, reply, done, privateRequirements);
     }, done);
-  } else {
-    conclude(result, request, reply, done, privateRequirements);
-  }
+  };
 }
 
 /** Attaches the winner and goes on, hands a thrown error to the error handler, or answers. */
