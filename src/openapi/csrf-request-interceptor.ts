@@ -1,4 +1,5 @@
 import { runInThisContext } from 'node:vm';
+import { SAFE_METHODS } from '../core/safe-method.js';
 
 /** Names of the CSRF cookie the page reads and the header it sends the token back in. */
 export interface CsrfNames {
@@ -21,13 +22,13 @@ export type RequestInterceptor = (request: InterceptedRequest) => InterceptedReq
 
 /**
  * The browser code of the interceptor. Swagger UI's initializer is written out with each option's
- * `toString()`, so this is the one implementation: self-contained, ES5, with the names inlined as
- * JSON literals (never spliced in raw).
+ * `toString()`, so this is the one implementation: self-contained, ES5, with the names and the
+ * safe methods of `isSafeMethod` inlined as JSON literals (never spliced in raw).
  */
 function interceptorSource(cookieName: string, headerName: string): string {
   return `function vouchCsrfInterceptor(request) {
   var method = String(request.method || 'GET').toUpperCase();
-  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' || method === 'TRACE') return request;
+  if (${JSON.stringify(SAFE_METHODS)}.indexOf(method) !== -1) return request;
   try {
     if (new URL(request.url, window.location.href).origin !== window.location.origin) return request;
   } catch (error) {
