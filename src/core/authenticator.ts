@@ -69,8 +69,8 @@ export abstract class Authenticator<TAuth = unknown> {
   /**
    * Finds the credential, runs the hook and judges its result. Never throws for bad input;
    * errors thrown by the hook itself propagate to the API's exception handlers. Answers
-   * synchronously when nothing had to be awaited (no credential, a synchronous hook), so the
-   * hot path costs no promise; await it either way.
+   * synchronously when nothing had to be awaited (no credential, a synchronous hook), so such a
+   * request costs no promise; await it either way.
    */
   abstract verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>>;
 }

@@ -44,7 +44,7 @@ export interface Accepted<T> {
 /** The verdict of one authenticator on one request. */
 export type Outcome<T> = Absent | Rejected | Ambiguous | Accepted<T>;
 
-/** Shared verdicts: the hot path allocates nothing when it refuses. */
+/** Shared verdicts, so that refusing a credential allocates nothing. */
 export const ABSENT: Absent = Object.freeze({ state: 'absent' });
 export const REJECTED: Rejected = Object.freeze({ state: 'rejected' });
 export const AMBIGUOUS: Ambiguous = Object.freeze({ state: 'ambiguous' });

@@ -20,10 +20,9 @@ export function timingSafeEqual(
   return equalBytes(bytes(presented), bytes(expected));
 }
 
-// Strings are compared in place: encoding both into buffers for node:crypto costs a request
-// more than the whole rest of a Bearer check (two native calls and two allocations), and it
-// would also map every lone surrogate to U+FFFD, making different strings equal. The loop folds
-// every difference into one accumulator and never exits early, like node:crypto's.
+// Strings are compared in place: encoding both into buffers for node:crypto would allocate on
+// every check and map every lone surrogate to U+FFFD, making different strings equal. The loop
+// folds every difference into one accumulator and never exits early, like node:crypto's.
 function equalStrings(presented: string, expected: string): boolean {
   const length = presented.length;
   let difference = length ^ expected.length;

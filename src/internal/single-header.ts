@@ -12,14 +12,14 @@ import { startsWithFolded } from './ascii.js';
  * Reads one header that must appear at most once, from the header lines as the client sent them
  * (`rawHeaders`) where the adapter has them: a repeated line is ambiguous, and ambiguity never
  * picks a winner. Node's parsed `headers` would hide the repetition (it keeps only the first
- * `Authorization` line and joins repeated custom headers with ", "), and building that object,
- * which Node does on first access, costs a request more than the whole check. Without raw lines,
- * the parsed value is read and only a list of several lines is ambiguous.
+ * `Authorization` line and joins repeated custom headers with ", "), and reading it makes Node
+ * build that object for the whole request. Without raw lines, the parsed value is read and only
+ * a list of several lines is ambiguous.
  *
  * @param lowerName - the header name in lower case.
  * @param spelling - the name as clients usually spell it (`Authorization`, the configured
- *   `X-API-Key`): lines named exactly so, or in lower case, are found by one native comparison
- *   instead of a fold; any other spelling is still found.
+ *   `X-API-Key`): lines named exactly so, or in lower case, are found without folding; any
+ *   other spelling is still found.
  */
 export function singleHeader(
   request: RequestView,
@@ -59,7 +59,7 @@ function lineValue(
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i];
     if (name?.length !== length) continue;
-    // Folding costs a few ns a character; the usual spellings match natively at once.
+    // The usual spellings match as they are; only others are folded.
     if (name === lowerName || name === spelling || startsWithFolded(name, lowerName)) {
       // An empty first line still counts: a second line makes the header ambiguous.
       if (found !== undefined) return AMBIGUOUS;
