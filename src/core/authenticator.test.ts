@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { APIKeyCookie } from '../api-key/api-key-cookie.js';
+import { APIKeyHeader } from '../api-key/api-key-header.js';
+import { APIKeyQuery } from '../api-key/api-key-query.js';
+import { HttpBasic } from '../http/http-basic.js';
+import { HttpBearer } from '../http/http-bearer.js';
+import { MemorySessionStore } from '../session/memory-session-store.js';
+import { SessionAuth } from '../session/session-auth.js';
 import { Authenticator, quote } from './authenticator.js';
+import { authFunction } from './function-authenticator.js';
 import { REJECTED, type Outcome } from './outcome.js';
 import type { SecurityScheme } from './security-scheme.js';
 
@@ -36,6 +44,34 @@ describe('Authenticator', () => {
     assert.equal(auth.cookieBased, false);
     assert.equal(auth.challenge('api', false), undefined);
     assert.equal(auth.challenge('api', true), undefined);
+  });
+
+  it('says what the adapter and the description need to know about its credential', () => {
+    class CookieOwn extends Minimal {
+      override get cookieBased(): boolean {
+        return true;
+      }
+    }
+    const hook = (): string => 'x';
+    // [authenticator, cookieBased, privateResponses, readsCredential]
+    const rows: readonly [Authenticator, boolean, boolean, boolean][] = [
+      [new Minimal('m'), false, false, false],
+      [new CookieOwn('c'), true, true, false],
+      [authFunction(hook), false, false, false],
+      [new HttpBearer({ authenticate: hook }), false, false, true],
+      [new HttpBasic({ authenticate: hook }), false, false, true],
+      [new APIKeyQuery({ authenticate: hook }), false, true, true],
+      [new APIKeyHeader({ authenticate: hook }), false, true, true],
+      [new APIKeyCookie({ authenticate: hook }), true, true, true],
+      [new SessionAuth({ store: new MemorySessionStore() }), true, true, true],
+    ];
+    for (const [auth, cookieBased, privateResponses, readsCredential] of rows) {
+      assert.deepEqual(
+        [auth.cookieBased, auth.privateResponses, auth.readsCredential],
+        [cookieBased, privateResponses, readsCredential],
+        auth.schemeName,
+      );
+    }
   });
 });
 
