@@ -605,6 +605,23 @@ describe('CSRF for cookie-based authentication (contract §4)', () => {
     return { app, id, token, cookies: `sessionid=${id}; ${csrfCookie}`, session };
   }
 
+  it('shares its protection, so tokens it issues pass its check', async (t) => {
+    const { app, id } = await sessionApp(t);
+    const issued = app.vouch.csrfProtection?.issue(id);
+    assert.ok(issued !== undefined);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/pets',
+      headers: {
+        cookie: `sessionid=${id}; ${issued.cookie.split(';')[0]!}`,
+        'x-csrftoken': issued.token,
+        origin: 'http://app.test',
+      },
+    });
+    assert.equal(response.statusCode, 200);
+    assert.equal((await build(t, { csrf: false })).vouch.csrfProtection, undefined);
+  });
+
   it('lets safe methods through without a token', async (t) => {
     const { app, id } = await sessionApp(t);
     const response = await app.inject({ url: '/pets', headers: { cookie: `sessionid=${id}` } });

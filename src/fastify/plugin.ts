@@ -79,6 +79,7 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
     csrf: !csrfOff,
     csrfCookieName: protection?.cookieName ?? 'csrftoken',
     csrfHeaderName: protection?.headerName ?? 'X-CSRFToken',
+    csrfProtection: protection,
   });
   app.decorateRequest('auth', undefined);
   app.decorateRequest(kWinner, null);

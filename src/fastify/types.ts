@@ -12,7 +12,7 @@ import type {
   RouteGenericInterface,
 } from 'fastify';
 import type { AuthSpec } from '../core/auth-spec.js';
-import type { CsrfOptions } from '../csrf/csrf-protection.js';
+import type { CsrfOptions, CsrfProtection } from '../csrf/csrf-protection.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 
 /** What the vouch plugin decorates the Fastify instance with. */
@@ -27,6 +27,11 @@ export interface VouchDecoration {
   readonly csrfCookieName: string;
   /** The header a page sends the CSRF token back in (default `X-CSRFToken`). */
   readonly csrfHeaderName: string;
+  /**
+   * The CSRF protection the plugin checks requests with, to issue tokens and check sign-ins with
+   * the same secret and origins; `undefined` when the plugin was given no `csrf` options.
+   */
+  readonly csrfProtection: CsrfProtection | undefined;
 }
 
 declare module 'fastify' {
