@@ -16,36 +16,39 @@ export class VouchError extends Error {
   }
 }
 
+/** The constructor of one kind of {@link VouchError}. */
+type ErrorKind = new (message?: string, options?: ErrorOptions) => VouchError;
+
+/**
+ * The class of one kind of vouch error: its code, its status and the message used when none is
+ * given (as Fastify's own errors are made by `createError`).
+ */
+function errorKind(code: string, statusCode: number, defaultMessage: string): ErrorKind {
+  return class extends VouchError {
+    constructor(message = defaultMessage, options?: ErrorOptions) {
+      super(code, statusCode, message, options);
+    }
+  };
+}
+
 /**
  * No authenticator accepted the request (401). Throw it from a hook to reject with your own
  * `detail`; the reply still carries the route's `WWW-Authenticate` challenges.
  */
-export class AuthenticationError extends VouchError {
-  constructor(message = 'Unauthorized', options?: ErrorOptions) {
-    super('VOUCH_ERR_UNAUTHENTICATED', 401, message, options);
-  }
-}
+export class AuthenticationError extends errorKind(
+  'VOUCH_ERR_UNAUTHENTICATED',
+  401,
+  'Unauthorized',
+) {}
 
 /** The caller is known but may not do this (403). */
-export class AuthorizationError extends VouchError {
-  constructor(message = 'Forbidden', options?: ErrorOptions) {
-    super('VOUCH_ERR_FORBIDDEN', 403, message, options);
-  }
-}
+export class AuthorizationError extends errorKind('VOUCH_ERR_FORBIDDEN', 403, 'Forbidden') {}
 
 /** A cookie credential was presented without a valid CSRF proof and nothing else accepted (403). */
-export class CsrfError extends VouchError {
-  constructor(message = 'CSRF check Failed', options?: ErrorOptions) {
-    super('VOUCH_ERR_CSRF', 403, message, options);
-  }
-}
+export class CsrfError extends errorKind('VOUCH_ERR_CSRF', 403, 'CSRF check Failed') {}
 
 /** Credentials were ambiguous (a repeated `Authorization` line or API-key parameter) (400). */
-export class BadRequestError extends VouchError {
-  constructor(message = 'Bad Request', options?: ErrorOptions) {
-    super('VOUCH_ERR_BAD_REQUEST', 400, message, options);
-  }
-}
+export class BadRequestError extends errorKind('VOUCH_ERR_BAD_REQUEST', 400, 'Bad Request') {}
 
 /**
  * The credential store could not answer (503). Throw it from a hook when the database or cache
