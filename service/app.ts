@@ -9,7 +9,6 @@ import Fastify, {
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { VouchError } from 'vouch';
-import { createCsrfVerifier } from 'vouch/csrf';
 import { clientErrorHandler, createErrorHandler, exceptionHandler, vouch } from 'vouch/fastify';
 import { vouchOpenapi } from 'vouch/openapi';
 import { createAuthenticators } from './auth/authenticators.js';
@@ -141,7 +140,10 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
 
   healthRoute(app, store);
   versionRoute(app, SERVICE_VERSION);
-  signInRoutes(app, { config, store, login, csrf: createCsrfVerifier(csrfOptions), auth, now });
+  // The plugin's own protection: the tokens sign-in issues are the ones the plugin checks.
+  const csrf = app.vouch.csrfProtection;
+  if (csrf === undefined) throw new Error('the vouch plugin was registered without CSRF');
+  signInRoutes(app, { config, store, login, csrf, auth, now });
   exampleRoutes(app, auth);
   await app.register(eventsRouter(auth), { prefix: '/api/events' });
   return app;
