@@ -6,24 +6,13 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { postgresDatabase, redisDatabase } from '../test/helpers/services.js';
 import { verify } from './load.js';
-import {
-  seed,
-  serviceRoutes,
-  shotOf,
-  signIn,
-  startService,
-  workspace,
-  type BenchStore,
-} from './service-process.js';
+import { launch, serviceRoutes, shotOf, type BenchStore } from './service-process.js';
 
-/** Starts the service over fresh `store`, stopped when the test ends. */
+/** The service over fresh `store`, stopped when the test ends. */
 async function started(t: TestContext, store: BenchStore) {
-  const space = await workspace(store);
-  t.after(() => space.remove());
-  const { password, apiKey } = await seed(space.env);
-  const service = await startService(space.env);
-  t.after(() => service.close());
-  return { service, space, credentials: { apiKey, ...(await signIn(service.port, password)) } };
+  const launched = await launch(store);
+  t.after(launched.stop);
+  return launched;
 }
 
 describe('service load bench', () => {
@@ -44,9 +33,9 @@ describe('service load bench', () => {
   it('over PostgreSQL and Redis, every route answers as over SQLite', async (t) => {
     // Skips (or fails under CI=true) when the servers are unreachable.
     if ((await postgresDatabase(t)) === undefined || (await redisDatabase(t)) === undefined) return;
-    const { service, space, credentials } = await started(t, 'postgres+redis');
-    assert.match(space.env.DATABASE_URL ?? '', /^postgres:\/\/.*\/vouch_bench_/);
-    assert.match(space.env.REDIS_URL ?? '', /^redis:\/\/.*\/1[345]$/);
+    const { service, env, credentials } = await started(t, 'postgres+redis');
+    assert.match(env.DATABASE_URL ?? '', /^postgres:\/\/.*\/vouch_bench_/);
+    assert.match(env.REDIS_URL ?? '', /^redis:\/\/.*\/1[345]$/);
     for (const route of serviceRoutes) {
       await verify(service.port, shotOf(route, credentials), route.body, route.credential);
     }

@@ -12,12 +12,9 @@ import { memoryVerdict, type MemoryPoint } from './memory.js';
 import type { ServerProcess } from './process.js';
 import { summarise, table } from './report.js';
 import {
-  seed,
+  launch,
   serviceRoutes,
   shotOf,
-  signIn,
-  startService,
-  workspace,
   type BenchStore,
   type ServiceCredentials,
 } from './service-process.js';
@@ -78,44 +75,33 @@ async function main(): Promise<number> {
         .join(', '),
   });
 
-  const space = await workspace(store as BenchStore);
+  const { service, credentials, stop } = await launch(store as BenchStore, env);
   try {
-    const { password, apiKey } = await seed(space.env);
-    const service = await startService({ ...space.env, ...env });
-    try {
-      const credentials = { apiKey, ...(await signIn(service.port, password)) };
-      for (const route of serviceRoutes) {
-        await verify(service.port, shotOf(route, credentials), route.body, route.credential);
-      }
-      console.log(
-        'checked   every route answers 200 and its body with its credential, 401 without',
-      );
-      console.log(`cpus      ${pinApart([service.pid])}\n`);
-      const [first, ...others] = serviceRoutes.map((route) => shotOf(route, credentials));
-      const runs = await rounds([{ server: service, shots: [first!, ...others] }], load);
-      const points =
-        memoryRequests > 0
-          ? await memoryRun(service, credentials, memoryRequests, memorySamples, load)
-          : [];
-      const summaries = summarise(
-        serviceRoutes.map((route) => route.path),
-        runs,
-      );
-      console.log(`\n${table(summaries)}\n`);
-      const memory = points.length > 1 ? memoryVerdict(points) : undefined;
-      if (memory !== undefined) {
-        const [from, to] = [mib(memory.first.heapUsed), mib(memory.last.heapUsed)];
-        console.log(
-          `memory    heap after GC ${from} → ${to}: ${memory.flat ? 'flat' : 'NOT FLAT'}`,
-        );
-      }
-      save('service-load', started, { settings: load, store, env, summaries, runs, points });
-      return memory?.flat === false ? 1 : 0;
-    } finally {
-      await service.close();
+    for (const route of serviceRoutes) {
+      await verify(service.port, shotOf(route, credentials), route.body, route.credential);
     }
+    console.log('checked   every route answers 200 and its body with its credential, 401 without');
+    console.log(`cpus      ${pinApart([service.pid])}\n`);
+    const [first, ...others] = serviceRoutes.map((route) => shotOf(route, credentials));
+    const runs = await rounds([{ server: service, shots: [first!, ...others] }], load);
+    const points =
+      memoryRequests > 0
+        ? await memoryRun(service, credentials, memoryRequests, memorySamples, load)
+        : [];
+    const summaries = summarise(
+      serviceRoutes.map((route) => route.path),
+      runs,
+    );
+    console.log(`\n${table(summaries)}\n`);
+    const memory = points.length > 1 ? memoryVerdict(points) : undefined;
+    if (memory !== undefined) {
+      const [from, to] = [mib(memory.first.heapUsed), mib(memory.last.heapUsed)];
+      console.log(`memory    heap after GC ${from} → ${to}: ${memory.flat ? 'flat' : 'NOT FLAT'}`);
+    }
+    save('service-load', started, { settings: load, store, env, summaries, runs, points });
+    return memory?.flat === false ? 1 : 0;
   } finally {
-    await space.remove();
+    await stop();
   }
 }
 

@@ -2,13 +2,13 @@
 // application key made with the service's own CLI, the real server (as `npm start` runs it) on a
 // free loopback port, and a real token and session obtained over HTTP. Nothing is seeded behind
 // the service's back.
-import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { claimRedisDatabase, createPostgresDatabase } from '../test/helpers/services.js';
 import type { Shot } from './load.js';
-import { repo, startServer, type ServerProcess } from './process.js';
+import { repo, startServer } from './process.js';
 
 const CLI = join(repo, 'service', 'cli.ts');
 const SERVER = join(repo, 'service', 'server.ts');
@@ -59,85 +59,73 @@ export function shotOf(route: ServiceRoute, credentials: ServiceCredentials): Sh
 /**
  * Fresh storage, which the service creates and migrates: a SQLite file in a temporary folder,
  * or a new PostgreSQL database (and a Redis logical database of its own) on the servers the
- * tests use (`VOUCH_TEST_POSTGRES_URL`, `VOUCH_TEST_REDIS_URL`). `remove()` deletes it.
+ * tests use (`VOUCH_TEST_POSTGRES_URL`, `VOUCH_TEST_REDIS_URL`).
  */
-export async function workspace(store: BenchStore = 'sqlite') {
+async function workspace(store: BenchStore) {
   if (store === 'sqlite') {
     const dir = await mkdtemp(join(tmpdir(), 'vouch-bench-'));
+    const remove = () => rm(dir, { recursive: true, force: true });
     return {
       env: { DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}` } as Record<string, string>,
-      remove: () => rm(dir, { recursive: true, force: true }),
+      remove,
     };
   }
   const database = await createPostgresDatabase('vouch_bench');
   // Claimed from the top, away from the tests' claims from the bottom.
   const redis = store === 'postgres+redis' ? await claimRedisDatabase([15, 14, 13]) : undefined;
-  return {
-    env: { DATABASE_URL: database.url, ...(redis && { REDIS_URL: redis.url }) } as Record<
-      string,
-      string
-    >,
-    async remove() {
-      await database.dispose();
-      await redis?.dispose();
-    },
+  const env: Record<string, string> = { DATABASE_URL: database.url };
+  if (redis !== undefined) env.REDIS_URL = redis.url;
+  const remove = async () => {
+    await database.dispose();
+    await redis?.dispose();
   };
+  return { env, remove };
 }
 
-/** Runs the service's CLI against the storage; its standard output, or throws. */
-function cli(env: Record<string, string>, args: readonly string[], input = ''): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      cwd: repo,
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code === 0) resolve(stdout);
-      else reject(new Error(`cli ${args.join(' ')} failed (${code}): ${stderr}`));
-    });
-    child.stdin.end(input);
-  });
-}
-
-/** Adds the benchmark's user and application with the CLI: the password and the key. */
-export async function seed(env: Record<string, string>) {
-  const password = `bench-${Math.random().toString(36).slice(2)}-password`;
-  await cli(env, ['user', 'add', USER], `${password}\n`);
-  // The key is alone on the last line.
-  const apiKey = (await cli(env, ['key', 'add', 'bench-app'])).trimEnd().split('\n').at(-1) ?? '';
-  if (!apiKey.startsWith('vk_')) throw new Error(`cli key add printed no key: ${apiKey}`);
-  return { password, apiKey };
-}
-
-/** Starts the service as `npm start` does, in development mode on loopback. */
-export function startService(env: Record<string, string>): Promise<ServerProcess> {
-  return startServer(SERVER, {
-    env: { NODE_ENV: 'development', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    readyPath: '/api/version',
-  });
-}
-
-/** Signs in over HTTP as the benchmark user: a Bearer token and a session id. */
-export async function signIn(port: number, password: string) {
-  const base = `http://127.0.0.1:${port}`;
-  const request = {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: USER, password }).toString(),
+/**
+ * The service over fresh `store`, as `npm start` runs it with `env` added, in development mode on
+ * loopback: a user and a key made with its CLI, a token and a session from signing in over HTTP.
+ * `stop()` stops it and deletes the storage.
+ */
+export async function launch(store: BenchStore, env: Readonly<Record<string, string>> = {}) {
+  const space = await workspace(store);
+  const stops = [space.remove];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step();
   };
-  const issued = await fetch(`${base}/api/token`, request);
-  if (issued.status !== 200) throw new Error(`POST /api/token answered ${issued.status}`);
-  const { token } = (await issued.json()) as { token: string };
-  const login = await fetch(`${base}/api/auth/login`, request);
-  const sessionId = login.headers
-    .getSetCookie()
-    .map((cookie) => /^sessionid=([^;]+)/.exec(cookie)?.[1])
-    .find((value) => value !== undefined);
-  if (sessionId === undefined) throw new Error(`POST /api/auth/login answered ${login.status}`);
-  return { token, sessionId };
+  try {
+    const cli = (args: string[], input = '') =>
+      execFileSync(process.execPath, ['--import', 'tsx', CLI, ...args], {
+        cwd: repo,
+        env: { ...process.env, ...space.env },
+        input,
+        encoding: 'utf8',
+      });
+    const password = `bench-${Math.random().toString(36).slice(2)}-password`;
+    cli(['user', 'add', USER], `${password}\n`);
+    // The key is alone on the last line.
+    const apiKey = cli(['key', 'add', 'bench-app']).trimEnd().split('\n').at(-1) ?? '';
+    const service = await startServer(SERVER, {
+      env: { NODE_ENV: 'development', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...space.env, ...env },
+      readyPath: '/api/version',
+    });
+    stops.push(() => service.close());
+    const base = `http://127.0.0.1:${service.port}`;
+    const form = {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: USER, password }).toString(),
+    };
+    const issued = await fetch(`${base}/api/token`, form);
+    const { token } = (await issued.json()) as { token: string };
+    const login = await fetch(`${base}/api/auth/login`, form);
+    const sessionId = /^sessionid=([^;]+)/.exec(login.headers.getSetCookie().join('\n'))?.[1];
+    if (!apiKey.startsWith('vk_') || sessionId === undefined || issued.status !== 200) {
+      throw new Error(`no key (${apiKey}), token (${issued.status}) or session (${login.status})`);
+    }
+    return { service, env: space.env, credentials: { token, apiKey, sessionId }, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
