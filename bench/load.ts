@@ -26,12 +26,6 @@ export interface Shot {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** A server under load: its port and its own CPU time so far. */
-export interface Measured {
-  readonly port: number;
-  cpu(): Promise<CpuTime>;
-}
-
 export interface LoadSettings {
   readonly connections: number;
   readonly pipelining: number;
@@ -39,7 +33,8 @@ export interface LoadSettings {
 
 /** A server's routes, its no-auth baseline first, timed in turns. */
 export interface Group {
-  readonly server: Measured;
+  /** The server under load: its port and its own CPU time so far. */
+  readonly server: { readonly port: number; cpu(): Promise<CpuTime> };
   readonly shots: readonly [Shot, ...Shot[]];
 }
 

@@ -42,7 +42,7 @@ function ask<T>(child: ChildProcess, type: 'cpu' | 'memory'): Promise<T> {
 
 /**
  * Starts `node --import tsx <script> <args>` with the probe, `PORT` set in its environment
- * beside `env`, and waits until `GET readyPath` answers 2xx (at most `timeoutMs`).
+ * beside `env`, and waits until `GET readyPath` answers 2xx (at most 30 s).
  */
 export async function startServer(
   script: string,
@@ -50,7 +50,6 @@ export async function startServer(
     args?: readonly string[];
     env?: Readonly<Record<string, string>>;
     readyPath: string;
-    timeoutMs?: number;
   },
 ): Promise<ServerProcess> {
   const port = await freePort();
@@ -64,7 +63,7 @@ export async function startServer(
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} did not start: ${stderr}`);
     const url = `http://127.0.0.1:${port}${options.readyPath}`;

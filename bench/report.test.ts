@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  markdownTable,
   median,
   medianInterval,
   pairedRatio,
@@ -100,16 +99,6 @@ describe('versus', () => {
 });
 
 describe('tables', () => {
-  it('pads the first column left and the others right, under a rule', () => {
-    assert.equal(
-      markdownTable([
-        ['a', 'bb'],
-        ['ccc', 'd'],
-      ]),
-      '| a   | bb |\n| --- | -: |\n| ccc |  d |',
-    );
-  });
-
   it('prints req/s, ratio, interval, p99, server µs and client CPU of each route', () => {
     sequence = 0;
     const runs = [run('F', 'F', 1, 20_000), run('a', 'F', 1, 10_000), run('F', 'F', 1, 20_000)];
