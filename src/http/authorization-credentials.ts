@@ -20,8 +20,9 @@ export function authorizationCredentials(
 ): Extraction<string> {
   const value = singleHeaderValue(request, 'authorization', 'Authorization');
   if (typeof value !== 'string') return value;
-  const end = schemeEnd(value);
-  if (end !== schemeLower.length || !startsWithFolded(value, schemeLower)) return ABSENT;
+  // The scheme word, and no longer token (`Bearerx`).
+  const end = schemeLower.length;
+  if (!startsWithFolded(value, schemeLower) || schemeEnd(value, end) !== end) return ABSENT;
   const start = credentialsStart(value, end);
   if (start === -1) return value.charAt(end).trim() === '' ? REJECTED : ABSENT;
   if (start === value.length) return ABSENT;

@@ -16,9 +16,12 @@ for (const c of "!#$%&'*+.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm
 }
 const SPACE = 0x20;
 
-/** Where the scheme token at the start of `value` ends (0 when there is none). */
-export function schemeEnd(value: string): number {
-  let end = 0;
+/**
+ * Where the run of token characters from `from` ends: from 0, the end of the scheme word (0 when
+ * the value does not open with one).
+ */
+export function schemeEnd(value: string, from = 0): number {
+  let end = from;
   while (end < value.length && TCHAR[value.charCodeAt(end)] === 1) end++;
   return end;
 }
