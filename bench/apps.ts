@@ -13,14 +13,13 @@ import { Passport } from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { APIKeyHeader, HttpBasic, HttpBearer, timingSafeMatcher } from '../src/index.js';
 import { vouch } from '../src/fastify/index.js';
-import type { Shot } from './load.js';
 
 export const TOKEN = 'bnch_5c1f0e8a9d2b47c6a3e1f0d9b8c7a6e5d4c3b2a1';
 export const API_KEY = 'key_0f9e8d7c6b5a49382716a5b4c3d2e1f0';
 const USER = 'bench';
 const PASSWORD = 'correct-horse-battery-staple';
 /** What every route answers, serialised. */
-export const BODY = '{"ok":true}';
+const BODY = '{"ok":true}';
 
 const bearerHeaders: Readonly<Record<string, string>> = { authorization: `Bearer ${TOKEN}` };
 const basicHeaders = {
@@ -31,16 +30,10 @@ const keyHeaders = { 'x-api-key': API_KEY };
 /** Which server a route is on; each has its own no-auth baseline. */
 export type ServerName = 'fastify' | 'express';
 
-/** A timed route: its request, and the header without which it must answer 401. */
-export interface BenchRoute extends Shot {
-  readonly label: string;
-  readonly server: ServerName;
-  readonly credential?: string | undefined;
-}
-
+/** A timed route; its credential is the header without which it must answer 401. */
 const route = (server: ServerName, path: string, label: string, headers = bearerHeaders) => {
   const credential = path === '/noauth' ? undefined : Object.keys(headers)[0];
-  return { server, path, label, headers, credential } satisfies BenchRoute;
+  return { server, path, label, headers, body: BODY, credential };
 };
 
 /** The routes, each server's baseline first. */

@@ -4,9 +4,9 @@
 //
 //   npm run bench -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50] [--pipelining 1]
 import { fileURLToPath } from 'node:url';
-import { BODY, routes, targets, type BenchRoute, type ServerName } from './apps.js';
+import { routes, targets, type ServerName } from './apps.js';
 import { rounds, verify, type Group } from './load.js';
-import { save, parseOptions, pinApart, preamble, run, versionOf } from './machine.js';
+import { parseOptions, pinApart, preamble, save } from './machine.js';
 import { startServer, type ServerProcess } from './process.js';
 import { summarise, table, targetTable } from './report.js';
 
@@ -21,50 +21,30 @@ const PEERS = [
   'autocannon',
 ];
 
-async function main(): Promise<number> {
-  const { load } = parseOptions();
-  const versions = Object.fromEntries(PEERS.map((name) => [name, versionOf(name)]));
-  const started = preamble('vouch against its peers', ['src'], {
-    versions: Object.entries(versions)
-      .map(([name, version]) => `${name} ${version}`)
-      .join(', '),
-    settings:
-      `${load.rounds} rounds × ${load.seconds} s a run, warm-up ${load.warmup} s, ` +
-      `${load.connections} connections, pipelining ${load.pipelining}`,
-  });
-  const script = fileURLToPath(new URL('./server.ts', import.meta.url));
-  const servers: Partial<Record<ServerName, ServerProcess>> = {};
-  try {
-    for (const name of ['fastify', 'express'] as const) {
-      servers[name] = await startServer(script, { args: [name], readyPath: '/noauth' });
-    }
-    const { fastify, express } = servers as Record<ServerName, ServerProcess>;
-    for (const route of Object.values(routes) as BenchRoute[]) {
-      await verify(servers[route.server]!.port, route, BODY, route.credential);
-    }
-    console.log('checked   every route answers 200 and the body with its credential, 401 without');
-    console.log(`cpus      ${pinApart([fastify.pid, express.pid])}\n`);
-    const groups: Group[] = [
-      { server: fastify, shots: [routes.fastify, routes.bearer, routes.bearerPeer] },
-      { server: fastify, shots: [routes.fastify, routes.basic, routes.basicPeer] },
-      { server: fastify, shots: [routes.fastify, routes.key, routes.keyPeer] },
-      { server: fastify, shots: [routes.fastify, routes.anyOf, routes.anyOfPeer] },
-      { server: express, shots: [routes.express, routes.passport] },
-    ];
-    const runs = await rounds(groups, load);
-    const labels = Object.values(routes).map((route) => route.label);
-    const summaries = summarise(labels, runs);
-    const judged = targets.map(({ first, second, times }) => ({
-      first: first.label,
-      second: second.label,
-      times,
-    }));
-    console.log(`\n${table(summaries)}\n\n${targetTable(runs, judged)}\n`);
-    save('compare', started, { versions, settings: load, summaries, runs });
-  } finally {
-    for (const server of Object.values(servers)) await server.close();
+const { load, settings } = parseOptions();
+const started = preamble('vouch against its peers', ['src'], PEERS, settings);
+const script = fileURLToPath(new URL('./server.ts', import.meta.url));
+const servers: Partial<Record<ServerName, ServerProcess>> = {};
+try {
+  for (const name of ['fastify', 'express'] as const) {
+    servers[name] = await startServer(script, { args: [name], readyPath: '/noauth' });
   }
-  return 0;
+  const { fastify, express } = servers as Record<ServerName, ServerProcess>;
+  for (const route of Object.values(routes)) await verify(servers[route.server]!.port, route);
+  console.log('checked   every route answers 200 and the body with its credential, 401 without');
+  console.log(`cpus      ${pinApart([fastify.pid, express.pid])}\n`);
+  const groups: Group[] = [
+    { server: fastify, shots: [routes.fastify, routes.bearer, routes.bearerPeer] },
+    { server: fastify, shots: [routes.fastify, routes.basic, routes.basicPeer] },
+    { server: fastify, shots: [routes.fastify, routes.key, routes.keyPeer] },
+    { server: fastify, shots: [routes.fastify, routes.anyOf, routes.anyOfPeer] },
+    { server: express, shots: [routes.express, routes.passport] },
+  ];
+  const runs = await rounds(groups, load);
+  const labels = Object.values(routes).map((route) => route.label);
+  const summaries = summarise(labels, runs);
+  console.log(`\n${table(summaries)}\n\n${targetTable(runs, targets)}\n`);
+  save('compare', started, { settings: load, summaries, runs });
+} finally {
+  for (const server of Object.values(servers)) await server.close();
 }
-
-run(main);

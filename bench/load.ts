@@ -2,28 +2,29 @@
 // load generator's and the rest of the machine's measured around each run.
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
-import type { CpuTime } from './process.js';
+import type { ServerProcess } from './process.js';
 import { median, type Run } from './report.js';
 
 /** CPU time the whole machine has spent so far, µs, from /proc/stat (Linux; 0 elsewhere). */
 function machineMicros(): number {
   try {
     // cpu user nice system idle iowait irq softirq steal, in USER_HZ (100 a second).
-    const ticks = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.split(/\s+/).slice(1, 9);
-    const busy = ticks
-      .map(Number)
-      .reduce((sum, tick, i) => (i === 3 || i === 4 ? sum : sum + tick), 0);
-    return busy * 10_000;
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    const ticks = line.split(/\s+/).slice(1, 9).map(Number);
+    // Busy is all but idle and iowait.
+    return (ticks.reduce((sum, tick) => sum + tick, 0) - ticks[3]! - ticks[4]!) * 10_000;
   } catch {
     return 0;
   }
 }
 
-/** A request to time: a label unique in the run, the path and its headers. */
+/** A request to time (its label unique in the run), part of its answer, its credential's header. */
 export interface Shot {
   readonly label: string;
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly credential?: string | undefined;
 }
 
 export interface LoadSettings {
@@ -33,27 +34,14 @@ export interface LoadSettings {
 
 /** A server's routes, its no-auth baseline first, timed in turns. */
 export interface Group {
-  /** The server under load: its port and its own CPU time so far. */
-  readonly server: { readonly port: number; cpu(): Promise<CpuTime> };
+  readonly server: Pick<ServerProcess, 'port' | 'cpu'>;
   readonly shots: readonly [Shot, ...Shot[]];
 }
 
 /**
- * The result of an autocannon run once every response is known to be a 2xx; throws otherwise,
- * so that nothing broken (a 401, a reset connection) is ever timed as if it were an answer.
+ * One autocannon run of `seconds`, or of a number of `requests`. Throws unless every answer was a
+ * 2xx, so that nothing broken (a 401, a reset connection) is ever timed as if it were an answer.
  */
-export function requireAll2xx(result: autocannon.Result, label: string): autocannon.Result {
-  const { non2xx, errors, timeouts } = result;
-  if (non2xx !== 0 || errors !== 0 || timeouts !== 0 || result['2xx'] !== result.requests.total) {
-    throw new Error(
-      `${label}: not every response was a 2xx (2xx ${result['2xx']} of ${result.requests.total}, ` +
-        `non-2xx ${non2xx}, errors ${errors}, timeouts ${timeouts}); nothing broken is timed`,
-    );
-  }
-  return result;
-}
-
-/** One autocannon run of `seconds`, or of a number of `requests`; every answer must be a 2xx. */
 export async function fire(
   port: number,
   shot: Shot,
@@ -67,7 +55,14 @@ export async function fire(
     pipelining: settings.pipelining,
     ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
   });
-  return requireAll2xx(result, shot.label);
+  const { non2xx, errors, timeouts } = result;
+  if (non2xx !== 0 || errors !== 0 || timeouts !== 0 || result['2xx'] !== result.requests.total) {
+    throw new Error(
+      `${shot.label}: not every response was a 2xx (2xx ${result['2xx']} of ` +
+        `${result.requests.total}, non-2xx ${non2xx}, errors ${errors}, timeouts ${timeouts})`,
+    );
+  }
+  return result;
 }
 
 async function answer(port: number, path: string, headers: Readonly<Record<string, string>>) {
@@ -76,10 +71,11 @@ async function answer(port: number, path: string, headers: Readonly<Record<strin
 }
 
 /**
- * Checks before any timing that `shot` answers 200 with a body containing `body`, and, when
- * `credential` names its credential's header, 401 without that header and with its value spoilt.
+ * Checks before any timing that `shot` answers 200 with its body, and, when it has a credential,
+ * 401 without that header and with its value spoilt.
  */
-export async function verify(port: number, shot: Shot, body: string, credential?: string) {
+export async function verify(port: number, shot: Shot) {
+  const { body, credential } = shot;
   const ok = await answer(port, shot.path, shot.headers);
   if (ok.status !== 200 || !ok.body.includes(body)) {
     throw new Error(`${shot.label} answered ${ok.status} ${ok.body}, not 200 ${body}`);
@@ -130,17 +126,13 @@ export async function rounds(
   }
   const runs: Run[] = [];
   const others: number[] = [];
-  for (const { round, group, item } of schedule(
-    groups.map((g) => g.shots),
-    options.rounds,
-  )) {
+  const lists = groups.map((g) => g.shots);
+  for (const { round, group, item } of schedule(lists, options.rounds)) {
     const { server, shots } = groups[group]!;
     const serverBefore = await server.cpu();
-    const [clientBefore, machineBefore, wallBefore] = [
-      process.cpuUsage(),
-      machineMicros(),
-      performance.now(),
-    ];
+    const clientBefore = process.cpuUsage();
+    const machineBefore = machineMicros();
+    const wallBefore = performance.now();
     const result = await fire(server.port, item, { seconds: options.seconds }, options);
     const wall = (performance.now() - wallBefore) * 1000;
     const client = process.cpuUsage(clientBefore);

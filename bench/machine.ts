@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** The load options of both load benchmarks, and a reader of the `extra` ones. */
+/** The load options of both load benchmarks, in words too, and a reader of the `extra` ones. */
 export function parseOptions(extra: NonNullable<ParseArgsConfig['options']> = {}) {
   const names = ['duration', 'rounds', 'warmup', 'connections', 'pipelining'];
   const strings = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
@@ -24,7 +24,10 @@ export function parseOptions(extra: NonNullable<ParseArgsConfig['options']> = {}
     connections: Math.round(number('connections', 50, 1)),
     pipelining: Math.round(number('pipelining', 1, 1)),
   };
-  return { load, number, text: (name: string): string | undefined => flags[name] };
+  const settings =
+    `${load.rounds} rounds × ${load.seconds} s a run, warm-up ${load.warmup} s, ` +
+    `${load.connections} connections, pipelining ${load.pipelining}`;
+  return { load, settings, number, text: (name: string): string | undefined => flags[name] };
 }
 
 /**
@@ -44,16 +47,19 @@ export function pinApart(pids: readonly number[]): string {
   return `servers on CPU ${server}, autocannon on CPU ${load}`;
 }
 
-/** The installed version of a package. */
-export function versionOf(name: string): string {
-  const file = new URL(`../node_modules/${name}/package.json`, import.meta.url);
-  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
-}
-
-/** Prints the title, date, machine, commit (noting changes in `folders`) and `facts`. */
-export function preamble(title: string, folders: readonly string[], facts: object) {
+/** Prints the title, date, machine, commit (noting changes in `folders`), versions and settings. */
+export function preamble(
+  title: string,
+  folders: readonly string[],
+  packages: readonly string[],
+  settings: string,
+) {
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
   const changed = git('status', '--porcelain', '--', ...folders) === '' ? '' : ' + changes';
+  const versionOf = (name: string) => {
+    const file = new URL(`../node_modules/${name}/package.json`, import.meta.url);
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  };
   const started = {
     date: new Date().toISOString(),
     node: process.version,
@@ -62,7 +68,8 @@ export function preamble(title: string, folders: readonly string[], facts: objec
     load: `${loadavg()
       .map((load) => load.toFixed(2))
       .join(' ')} (1, 5, 15 min)`,
-    ...facts,
+    versions: packages.map((name) => `${name} ${versionOf(name)}`).join(', '),
+    settings,
   };
   console.log(title);
   for (const [label, text] of Object.entries(started)) console.log(`${label.padEnd(9)} ${text}`);
@@ -76,15 +83,4 @@ export function save(name: string, started: { date: string }, report: object): v
   const file = new URL(`${name}-${started.date.replace(/[:.]/g, '-')}.json`, dir);
   writeFileSync(file, `${JSON.stringify({ ...started, ...report }, null, 2)}\n`);
   console.log(`results   ${file.pathname}`);
-}
-
-/** Runs a benchmark's main function: its result is the exit code; an error is printed, exit 1. */
-export function run(main: () => Promise<number>): void {
-  main().then(
-    (code) => (process.exitCode = code),
-    (error: unknown) => {
-      console.error(error);
-      process.exitCode = 1;
-    },
-  );
 }

@@ -7,26 +7,8 @@ import { freePort } from '../test/helpers/wait.js';
 /** The repository root. */
 export const repo = fileURLToPath(new URL('..', import.meta.url));
 
-/** A process's CPU time so far, µs. */
-export interface CpuTime {
-  readonly user: number;
-  readonly system: number;
-}
-
-/** `process.memoryUsage()` of the server after a full collection. */
-export interface MemorySample {
-  readonly heapUsed: number;
-  readonly rss: number;
-}
-
-export interface ServerProcess {
-  readonly pid: number;
-  readonly port: number;
-  cpu(): Promise<CpuTime>;
-  memory(): Promise<MemorySample>;
-  /** Stops it with SIGTERM (the service's graceful shutdown) and waits for it to exit. */
-  close(): Promise<void>;
-}
+/** A benchmarked server: its pid, port, CPU time so far (µs) and memory after a full collection. */
+export type ServerProcess = Awaited<ReturnType<typeof startServer>>;
 
 function ask<T>(child: ChildProcess, type: 'cpu' | 'memory'): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -51,7 +33,7 @@ export async function startServer(
     env?: Readonly<Record<string, string>>;
     readyPath: string;
   },
-): Promise<ServerProcess> {
+) {
   const port = await freePort();
   const probe = fileURLToPath(new URL('./probe.ts', import.meta.url));
   const child = fork(script, options.args ?? [], {
@@ -63,17 +45,14 @@ export async function startServer(
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${port}${options.readyPath}`;
+  const ready = () =>
+    fetch(url)
+      .then((response) => response.ok)
+      .catch(() => false);
   const deadline = Date.now() + 30_000;
-  for (;;) {
+  while (!(await ready())) {
     if (child.exitCode !== null) throw new Error(`${script} did not start: ${stderr}`);
-    const url = `http://127.0.0.1:${port}${options.readyPath}`;
-    if (
-      await fetch(url).then(
-        (response) => response.ok,
-        () => false,
-      )
-    )
-      break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${script} did not answer in time: ${stderr}`);
@@ -83,8 +62,9 @@ export async function startServer(
   return {
     pid: child.pid!,
     port,
-    cpu: () => ask<CpuTime>(child, 'cpu'),
-    memory: () => ask<MemorySample>(child, 'memory'),
+    cpu: () => ask<NodeJS.CpuUsage>(child, 'cpu'),
+    memory: () => ask<NodeJS.MemoryUsage>(child, 'memory'),
+    /** Stops it with SIGTERM (the service's graceful shutdown) and waits for it to exit. */
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');

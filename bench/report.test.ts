@@ -1,10 +1,13 @@
-// The table's arithmetic from known runs: medians, the distribution-free interval, each run's
-// ratio to the baseline runs of its own server around it, and round-by-round comparisons.
+// The reports' arithmetic from known runs: medians, the distribution-free interval, each run's
+// ratio to the baseline runs of its own server around it, round-by-round comparisons, and the
+// memory verdict.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  FLAT_LIMIT_BYTES_PER_MILLION as LIMIT,
   median,
   medianInterval,
+  memoryVerdict,
   pairedRatio,
   summarise,
   table,
@@ -89,9 +92,10 @@ describe('versus', () => {
   });
 
   it('prints the verdict of each target', () => {
+    const [v, p] = [{ label: 'v' }, { label: 'p' }];
     const text = targetTable(runs, [
-      { first: 'v', second: 'p', times: 2 },
-      { first: 'p', second: 'v', times: 1 },
+      { first: v, second: p, times: 2 },
+      { first: p, second: v, times: 1 },
     ]);
     assert.match(text, /\| v ≥ 2× p \| +2\.00× \| 1\.20–2\.00 \| yes \|/);
     assert.match(text, /\| p ≥ 1× v \| +0\.50× \| 0\.50–0\.83 \| +NO \|/);
@@ -107,5 +111,36 @@ describe('tables', () => {
       row,
       '| a     | 10,000 |     0.50× | 0.50–0.50 |   10.0 |         100.0 |           50 % |',
     );
+  });
+});
+
+describe('memoryVerdict', () => {
+  const MiB = 2 ** 20;
+  /** Eleven samples a hundred thousand requests apart: a million requests. */
+  const points = (heap: (requests: number) => number) =>
+    Array.from({ length: 11 }, (_, i) => {
+      const requests = i * 100_000;
+      return { requests, heapUsed: heap(requests), rss: 4 * heap(requests) };
+    });
+
+  it('calls a heap that only wobbles, or grows by less than the limit, flat', () => {
+    assert.equal(memoryVerdict(points((r) => 20 * MiB + ((r / 1e5) % 2) * 300_000)).flat, true);
+    assert.equal(memoryVerdict(points((r) => 20 * MiB + (r / 1e6) * (LIMIT - 1))).flat, true);
+  });
+
+  it('catches a leak of 100 bytes a request, and a heap that peaks or jumps at the end', () => {
+    assert.equal(memoryVerdict(points((r) => 20 * MiB + 100 * r)).flat, false);
+    assert.equal(memoryVerdict(points((r) => (r === 500_000 ? 30 : 20) * MiB)).flat, false);
+    assert.equal(memoryVerdict(points((r) => (r === 1_000_000 ? 30 : 20) * MiB)).flat, false);
+  });
+
+  it('allows no less than the limit to a short run', () => {
+    // 1 MiB over a thousand requests: a hundredth of the limit if it were scaled down.
+    const short = [0, 1000].map((requests) => ({
+      requests,
+      heapUsed: MiB + requests * 1024,
+      rss: 0,
+    }));
+    assert.equal(memoryVerdict(short).flat, true);
   });
 });

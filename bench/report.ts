@@ -1,5 +1,5 @@
-// The arithmetic of the table: medians over rounds, each run's ratio to the baseline runs of its
-// own server around it, distribution-free 95 % intervals, and the table itself.
+// The arithmetic of the reports: medians over rounds, each run's ratio to the baseline runs of its
+// own server around it, distribution-free 95 % intervals, the tables, and the memory verdict.
 
 /** One timed run of one route. */
 export interface Run {
@@ -117,21 +117,43 @@ export function table(summaries: ReturnType<typeof summarise>): string {
   ]);
 }
 
-/** Each target as a row: `first` over `second` round by round, against `times`. */
+/** Each target as a row: route `first` over route `second` round by round, against `times`. */
 export function targetTable(
   runs: readonly Run[],
-  targets: readonly { first: string; second: string; times: number }[],
+  targets: readonly { first: { label: string }; second: { label: string }; times: number }[],
 ): string {
   return markdownTable([
     ['target', 'measured', '95 % CI', 'met'],
     ...targets.map(({ first, second, times: wanted }) => {
-      const { ratio, interval } = versus(runs, first, second);
+      const { ratio, interval } = versus(runs, first.label, second.label);
       return [
-        `${first} ≥ ${wanted}× ${second}`,
+        `${first.label} ≥ ${wanted}× ${second.label}`,
         times(ratio),
         range(interval),
         ratio >= wanted ? 'yes' : 'NO',
       ];
     }),
   ]);
+}
+
+/** The service's heap and RSS after a full collection, once `requests` had been served. */
+export interface MemoryPoint {
+  readonly requests: number;
+  readonly heapUsed: number;
+  readonly rss: number;
+}
+
+/** How far the heap after a full collection may grow over a million requests: 2 MiB. */
+export const FLAT_LIMIT_BYTES_PER_MILLION = 2 * 2 ** 20;
+
+/**
+ * Flat when no sample after the first exceeds the first by more than the limit, scaled to the
+ * requests served (never below it). A leak of one small object a request is a hundred times that.
+ */
+export function memoryVerdict(points: readonly MemoryPoint[]) {
+  const [first, last] = [points[0]!, points.at(-1)!];
+  const allowed =
+    Math.max(1, (last.requests - first.requests) / 1e6) * FLAT_LIMIT_BYTES_PER_MILLION;
+  const highest = Math.max(...points.slice(1).map((point) => point.heapUsed));
+  return { first, last, flat: highest - first.heapUsed <= allowed };
 }

@@ -1,7 +1,5 @@
-// The illustrated service as bench:service and bench:flood drive it: fresh storage, a user and an
-// application key made with the service's own CLI, the real server (as `npm start` runs it) on a
-// free loopback port, and a real token and session obtained over HTTP. Nothing is seeded behind
-// the service's back.
+// The illustrated service as bench:service and bench:flood drive it, with credentials it issued
+// itself: nothing is seeded behind its back.
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,44 +15,17 @@ const USER = 'bench';
 /** Where the service keeps its data. */
 export type BenchStore = 'sqlite' | 'postgres' | 'postgres+redis';
 
-/** The credentials a benchmark sends, all issued by the service itself. */
-export interface ServiceCredentials {
-  readonly token: string;
-  readonly apiKey: string;
-  readonly sessionId: string;
-}
-
-/** A timed route: its request, what its body contains, the header of its credential. */
-export interface ServiceRoute {
-  readonly path: string;
-  readonly body: string;
-  readonly credential?: string;
-}
-
-/** The routes, baseline first: no authentication and no store access. */
-export const serviceRoutes: readonly ServiceRoute[] = [
+/**
+ * The timed routes, baseline first (no authentication, no store access): part of each answer, and
+ * the header of its credential.
+ */
+const routes = [
   { path: '/api/version', body: '"name":"vouch"' },
   { path: '/api/health', body: '"status":"ok"' },
   { path: '/api/bearer', body: '"token":', credential: 'authorization' },
   { path: '/api/headerkey', body: 'Hello, bench-app', credential: 'x-api-key' },
   { path: '/api/pets', body: 'Pets of bench', credential: 'cookie' },
 ];
-
-/**
- * A route's timed request. Every request carries every credential, the baseline's too: request
- * sizes and header parsing are the same everywhere, and only what a route does with them differs.
- */
-export function shotOf(route: ServiceRoute, credentials: ServiceCredentials): Shot {
-  return {
-    label: route.path,
-    path: route.path,
-    headers: {
-      authorization: `Bearer ${credentials.token}`,
-      'x-api-key': credentials.apiKey,
-      cookie: `sessionid=${credentials.sessionId}`,
-    },
-  };
-}
 
 /**
  * Fresh storage, which the service creates and migrates: a SQLite file in a temporary folder,
@@ -64,11 +35,8 @@ export function shotOf(route: ServiceRoute, credentials: ServiceCredentials): Sh
 async function workspace(store: BenchStore) {
   if (store === 'sqlite') {
     const dir = await mkdtemp(join(tmpdir(), 'vouch-bench-'));
-    const remove = () => rm(dir, { recursive: true, force: true });
-    return {
-      env: { DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}` } as Record<string, string>,
-      remove,
-    };
+    const env: Record<string, string> = { DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}` };
+    return { env, remove: () => rm(dir, { recursive: true, force: true }) };
   }
   const database = await createPostgresDatabase('vouch_bench');
   // Claimed from the top, away from the tests' claims from the bottom.
@@ -85,7 +53,8 @@ async function workspace(store: BenchStore) {
 /**
  * The service over fresh `store`, as `npm start` runs it with `env` added, in development mode on
  * loopback: a user and a key made with its CLI, a token and a session from signing in over HTTP.
- * `stop()` stops it and deletes the storage.
+ * Every timed request (`shots`) carries every credential, the baseline's too, so that only what a
+ * route does with them differs. `stop()` stops the service and deletes the storage.
  */
 export async function launch(store: BenchStore, env: Readonly<Record<string, string>> = {}) {
   const space = await workspace(store);
@@ -123,7 +92,14 @@ export async function launch(store: BenchStore, env: Readonly<Record<string, str
     if (!apiKey.startsWith('vk_') || sessionId === undefined || issued.status !== 200) {
       throw new Error(`no key (${apiKey}), token (${issued.status}) or session (${login.status})`);
     }
-    return { service, env: space.env, credentials: { token, apiKey, sessionId }, stop };
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'x-api-key': apiKey,
+      cookie: `sessionid=${sessionId}`,
+    };
+    const shots = routes.map((route): Shot => ({ ...route, label: route.path, headers }));
+    const credentials = { token, apiKey, sessionId };
+    return { service, env: space.env, credentials, shots, stop };
   } catch (error) {
     await stop();
     throw error;
