@@ -1,18 +1,15 @@
 // The arithmetic of the reports: medians over rounds, each run's ratio to the baseline runs of its
 // own server around it, distribution-free 95 % intervals, the tables, and the memory verdict.
 
-/** One timed run of one route. */
+/** One timed run of one route; `sequence` is its place in the order of timing. */
 export interface Run {
   readonly round: number;
-  /** Its place among all the runs, in the order they were timed. */
   readonly sequence: number;
   readonly label: string;
   /** The label of its server's no-auth baseline (its own, for a baseline run). */
   readonly baseline: string;
   readonly requestsPerSecond: number;
-  /** ms. */
   readonly latencyP99: number;
-  /** The server's CPU time (user + system) over the requests served, µs. */
   readonly serverMicrosPerRequest: number;
   /** autocannon's own CPU time over wall time: near 1, the load generator set the pace. */
   readonly clientCpuShare: number;
@@ -73,11 +70,8 @@ export function summarise(labels: readonly string[], runs: readonly Run[]) {
   });
 }
 
-/**
- * Route `first`'s requests/s over route `second`'s, round by round (runs of one round are
- * seconds apart): the median and its interval.
- */
-export function versus(runs: readonly Run[], first: string, second: string) {
+/** Route `first`'s requests/s over route `second`'s, round by round: the median and its interval. */
+function versus(runs: readonly Run[], first: string, second: string) {
   const ratios: number[] = [];
   for (const round of new Set(runs.map((run) => run.round))) {
     const rate = (label: string) =>
@@ -85,7 +79,6 @@ export function versus(runs: readonly Run[], first: string, second: string) {
     const [a, b] = [rate(first), rate(second)];
     if (a !== undefined && b !== undefined) ratios.push(a / b);
   }
-  if (ratios.length === 0) throw new Error(`no round times both ${first} and ${second}`);
   return { ratio: median(ratios), interval: medianInterval(ratios) };
 }
 
@@ -93,7 +86,7 @@ const times = (n: number) => `${n.toFixed(2)}×`;
 const range = ([low, high]: readonly [number, number]) => `${low.toFixed(2)}–${high.toFixed(2)}`;
 
 /** Rows of cells as a Markdown table, the first row its header; columns after the first align right. */
-export function markdownTable(rows: readonly (readonly string[])[]): string {
+function markdownTable(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (cells: readonly string[]) =>
     `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
@@ -136,13 +129,6 @@ export function targetTable(
   ]);
 }
 
-/** The service's heap and RSS after a full collection, once `requests` had been served. */
-export interface MemoryPoint {
-  readonly requests: number;
-  readonly heapUsed: number;
-  readonly rss: number;
-}
-
 /** How far the heap after a full collection may grow over a million requests: 2 MiB. */
 export const FLAT_LIMIT_BYTES_PER_MILLION = 2 * 2 ** 20;
 
@@ -150,7 +136,7 @@ export const FLAT_LIMIT_BYTES_PER_MILLION = 2 * 2 ** 20;
  * Flat when no sample after the first exceeds the first by more than the limit, scaled to the
  * requests served (never below it). A leak of one small object a request is a hundred times that.
  */
-export function memoryVerdict(points: readonly MemoryPoint[]) {
+export function memoryVerdict(points: readonly { requests: number; heapUsed: number }[]) {
   const [first, last] = [points[0]!, points.at(-1)!];
   const allowed =
     Math.max(1, (last.requests - first.requests) / 1e6) * FLAT_LIMIT_BYTES_PER_MILLION;

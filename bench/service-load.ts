@@ -9,7 +9,7 @@
 import { fire, rounds, verify, type LoadSettings, type Shot } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import type { ServerProcess } from './process.js';
-import { memoryVerdict, summarise, table, type MemoryPoint } from './report.js';
+import { memoryVerdict, summarise, table } from './report.js';
 import { launch, type BenchStore } from './service-process.js';
 
 const STORES = ['sqlite', 'postgres', 'postgres+redis'];
@@ -22,7 +22,7 @@ async function memoryRun(
   { total, samples }: { total: number; samples: number },
   load: LoadSettings,
 ) {
-  const points: MemoryPoint[] = [];
+  const points: { requests: number; heapUsed: number; rss: number }[] = [];
   let sent = 0;
   for (let i = 0; i <= samples; i++) {
     if (i > 0) {

@@ -17,8 +17,6 @@ import { verify } from './load.js';
 import { preamble, save } from './machine.js';
 import { launch } from './service-process.js';
 
-const wrk = promisify(execFile);
-
 /** The service's resident memory now, from the kernel: no collection, no IPC. */
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -66,13 +64,6 @@ interface WrkReport {
   readonly statuses: Readonly<Record<string, number>>;
 }
 
-/** wrk's report: the last line of its output; throws when a socket failed other than by timing out. */
-function report(output: string): WrkReport {
-  const parsed = JSON.parse(output.trimEnd().split('\n').at(-1) ?? '') as WrkReport;
-  if (parsed.failed > 0) throw new Error(`wrk: ${parsed.failed} sockets failed:\n${output}`);
-  return parsed;
-}
-
 const { values } = parseArgs({
   options: {
     connections: { type: 'string', default: '300' },
@@ -80,6 +71,13 @@ const { values } = parseArgs({
   },
 });
 const [connections, seconds] = [Number(values.connections), Number(values.seconds)];
+/** wrk, one thread for the run's length; throws when a socket failed other than by timing out. */
+async function wrk(args: readonly string[]): Promise<WrkReport> {
+  const run = await promisify(execFile)('wrk', ['-t1', `-d${seconds}s`, ...args]);
+  const report = JSON.parse(run.stdout.trimEnd().split('\n').at(-1) ?? '') as WrkReport;
+  if (report.failed > 0) throw new Error(`wrk: ${report.failed} sockets failed:\n${run.stdout}`);
+  return report;
+}
 const started = preamble(
   'vouch sign-in flood',
   ['service'],
@@ -104,18 +102,16 @@ const baseRss = rssMiB(service.pid);
 let peakRss = baseRss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(service.pid))), 20);
 const authorization = `authorization: ${bearer.headers.authorization}`;
-const wrkFor = (args: string[]) => wrk('wrk', ['-t1', `-d${seconds}s`, ...args]);
-const [floodRun, bearerRun] = await Promise.all([
-  wrkFor([`-c${connections}`, '--timeout', '2s', '-s', floodScript, url]),
-  wrkFor(['-c10', '-H', authorization, '-s', paceScript, `${base}/api/bearer`]),
+const [flood, paced] = await Promise.all([
+  wrk([`-c${connections}`, '--timeout', '2s', '-s', floodScript, url]),
+  wrk(['-c10', '-H', authorization, '-s', paceScript, `${base}/api/bearer`]),
 ]);
 clearInterval(sampler);
 await stop();
 await rm(dir, { recursive: true, force: true });
 
-const [flood, paced] = [report(floodRun.stdout), report(bearerRun.stdout)];
 if (paced.timeouts > 0 || Object.keys(paced.statuses).join() !== '200') {
-  throw new Error(`/api/bearer answered other than 200 during the flood: ${bearerRun.stdout}`);
+  throw new Error(`/api/bearer answered other than 200 during the flood: ${JSON.stringify(paced)}`);
 }
 const verdicts = [
   [
