@@ -1,9 +1,7 @@
-// The apps `npm run bench` times: one Fastify app where each vouch route has its peer (what a
-// user would pick instead) beside it, and one Express app with passport. Every contender lives in
-// its own encapsulated context, so no route pays for another's plugin; the no-auth baseline sits
-// at the root with no plugin at all. Every route answers the same body through the same handler,
-// logging off. Where a peer needs a check written by hand, it uses the same constant-time
-// matcher vouch's docs recommend, so that only the machinery around the check differs.
+// The apps `npm run bench` times: Fastify with each vouch route beside its peer, each in its own
+// encapsulated context so that no route pays for another's plugin, and Express with passport.
+// Every route answers the same body; a check written by hand uses vouch's constant-time matcher,
+// so that only the machinery around the check differs.
 import fastifyAuth from '@fastify/auth';
 import basicAuth from '@fastify/basic-auth';
 import bearerAuth from '@fastify/bearer-auth';

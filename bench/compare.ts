@@ -22,7 +22,7 @@ const PEERS = [
 ];
 
 const { load, settings } = parseOptions();
-const started = preamble('vouch against its peers', ['src'], PEERS, settings);
+const started = preamble('vouch against its peers', PEERS, settings);
 const script = fileURLToPath(new URL('./server.ts', import.meta.url));
 const servers: Partial<Record<ServerName, ServerProcess>> = {};
 try {

@@ -8,15 +8,17 @@ import { median, type Run } from './report.js';
 /** CPU time the whole machine has spent so far, µs, from /proc/stat (Linux; 0 elsewhere). */
 function machineMicros(): number {
   try {
-    // cpu user nice system idle iowait irq softirq steal, in USER_HZ (100 a second).
+    // cpu user nice system idle iowait irq softirq steal, in 1/100 s; all but idle and iowait busy.
     const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
     const ticks = line.split(/\s+/).slice(1, 9).map(Number);
-    // Busy is all but idle and iowait.
     return (ticks.reduce((sum, tick) => sum + tick, 0) - ticks[3]! - ticks[4]!) * 10_000;
   } catch {
     return 0;
   }
 }
+
+/** A process's CPU time, user and system, µs. */
+const micros = ({ user, system }: NodeJS.CpuUsage) => user + system;
 
 /** A request to time (its label unique in the run), part of its answer, its credential's header. */
 export interface Shot {
@@ -38,10 +40,7 @@ export interface Group {
   readonly shots: readonly [Shot, ...Shot[]];
 }
 
-/**
- * One autocannon run of `seconds`, or of a number of `requests`. Throws unless every answer was a
- * 2xx, so that nothing broken (a 401, a reset connection) is ever timed as if it were an answer.
- */
+/** One autocannon run; throws unless every answer was a 2xx, so that nothing broken is timed. */
 export async function fire(
   port: number,
   shot: Shot,
@@ -70,10 +69,7 @@ async function answer(port: number, path: string, headers: Readonly<Record<strin
   return { status: response.status, body: await response.text() };
 }
 
-/**
- * Checks before any timing that `shot` answers 200 with its body, and, when it has a credential,
- * 401 without that header and with its value spoilt.
- */
+/** Before any timing: 200 and the body with the credential, 401 without it and with it spoilt. */
 export async function verify(port: number, shot: Shot) {
   const { body, credential } = shot;
   const ok = await answer(port, shot.path, shot.headers);
@@ -93,10 +89,8 @@ export async function verify(port: number, shot: Shot) {
 }
 
 /**
- * The order of the timed runs: in each round, each group's baseline then its other routes,
- * reversed every other round so that neither side of a pair always comes first; and every
- * server's baseline once more at the end, so that each run has a baseline run of its own server
- * on either side.
+ * The order of the runs: each round, each group's baseline then its other routes, reversed every
+ * other round; each baseline once more at the end, so that every run has one on either side.
  */
 export function schedule<T>(groups: readonly (readonly [T, ...T[]])[], rounds: number) {
   const order: { round: number; group: number; item: T }[] = [];
@@ -113,10 +107,7 @@ export function schedule<T>(groups: readonly (readonly [T, ...T[]])[], rounds: n
   return order;
 }
 
-/**
- * Warms every route up for `warmup` s, then times `rounds` rounds of `seconds` a run, measuring
- * around each run the server's CPU time and autocannon's (this process's).
- */
+/** Warms every route up, then times the rounds, with the server's CPU and autocannon's (ours). */
 export async function rounds(
   groups: readonly Group[],
   options: LoadSettings & { rounds: number; seconds: number; warmup: number },
@@ -129,18 +120,16 @@ export async function rounds(
   const lists = groups.map((g) => g.shots);
   for (const { round, group, item } of schedule(lists, options.rounds)) {
     const { server, shots } = groups[group]!;
-    const serverBefore = await server.cpu();
+    const serverBefore = micros(await server.cpu());
     const clientBefore = process.cpuUsage();
     const machineBefore = machineMicros();
     const wallBefore = performance.now();
     const result = await fire(server.port, item, { seconds: options.seconds }, options);
     const wall = (performance.now() - wallBefore) * 1000;
-    const client = process.cpuUsage(clientBefore);
+    const client = micros(process.cpuUsage(clientBefore));
     const machine = machineMicros() - machineBefore;
-    const serverAfter = await server.cpu();
+    const serverMicros = micros(await server.cpu()) - serverBefore;
     const requests = result.requests.total;
-    const serverMicros =
-      serverAfter.user + serverAfter.system - serverBefore.user - serverBefore.system;
     const run: Run = {
       round,
       sequence: runs.length,
@@ -149,10 +138,10 @@ export async function rounds(
       requestsPerSecond: requests / result.duration,
       latencyP99: result.latency.p99,
       serverMicrosPerRequest: serverMicros / requests,
-      clientCpuShare: (client.user + client.system) / wall,
+      clientCpuShare: client / wall,
     };
     runs.push(run);
-    others.push((machine - serverMicros - client.user - client.system) / wall);
+    others.push((machine - serverMicros - client) / wall);
     console.error(
       `round ${String(round).padStart(2)}/${options.rounds}  ${run.label.padEnd(34)}` +
         `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  ` +

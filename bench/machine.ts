@@ -16,10 +16,8 @@ export function parseOptions(extra: NonNullable<ParseArgsConfig['options']> = {}
     return value;
   };
   const load = {
-    /** Seconds a run. */
     seconds: number('duration', 1, 1),
     rounds: Math.round(number('rounds', 20, 1)),
-    /** Seconds of warm-up per route. */
     warmup: number('warmup', 2, 0),
     connections: Math.round(number('connections', 50, 1)),
     pipelining: Math.round(number('pipelining', 1, 1)),
@@ -32,7 +30,7 @@ export function parseOptions(extra: NonNullable<ParseArgsConfig['options']> = {}
 
 /**
  * Pins the servers to the last CPU and this process, the load generator, to the others, so that
- * the two never share a core (Linux with `taskset` and two CPUs or more). Returns what was done.
+ * they never share a core (needs `taskset` and two CPUs). Returns what was done.
  */
 export function pinApart(pids: readonly number[]): string {
   const count = availableParallelism();
@@ -47,15 +45,10 @@ export function pinApart(pids: readonly number[]): string {
   return `servers on CPU ${server}, autocannon on CPU ${load}`;
 }
 
-/** Prints the title, date, machine, commit (noting changes in `folders`), versions and settings. */
-export function preamble(
-  title: string,
-  folders: readonly string[],
-  packages: readonly string[],
-  settings: string,
-) {
+/** Prints the title, date, machine, commit (noting changes to the code), versions and settings. */
+export function preamble(title: string, packages: readonly string[], settings: string) {
   const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  const changed = git('status', '--porcelain', '--', ...folders) === '' ? '' : ' + changes';
+  const changed = git('status', '--porcelain', '--', 'src', 'service') === '' ? '' : ' + changes';
   const versionOf = (name: string) => {
     const file = new URL(`../node_modules/${name}/package.json`, import.meta.url);
     return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;

@@ -47,10 +47,7 @@ export function pairedRatio(run: Run, runs: readonly Run[]): number {
   return run.requestsPerSecond / mean;
 }
 
-/**
- * Each route's medians over its runs, in the order of `labels`; its `ratio` is the median of its
- * runs' paired ratios, with their 95 % interval.
- */
+/** Each route's medians over its runs, in the order of `labels`; its paired ratios' interval. */
 export function summarise(labels: readonly string[], runs: readonly Run[]) {
   const ordered = runs.toSorted((a, b) => a.sequence - b.sequence);
   return labels.map((label) => {
@@ -70,7 +67,7 @@ export function summarise(labels: readonly string[], runs: readonly Run[]) {
   });
 }
 
-/** Route `first`'s requests/s over route `second`'s, round by round: the median and its interval. */
+/** Route `first`'s requests/s over `second`'s, round by round: the median and its interval. */
 function versus(runs: readonly Run[], first: string, second: string) {
   const ratios: number[] = [];
   for (const round of new Set(runs.map((run) => run.round))) {
@@ -85,7 +82,7 @@ function versus(runs: readonly Run[], first: string, second: string) {
 const times = (n: number) => `${n.toFixed(2)}×`;
 const range = ([low, high]: readonly [number, number]) => `${low.toFixed(2)}–${high.toFixed(2)}`;
 
-/** Rows of cells as a Markdown table, the first row its header; columns after the first align right. */
+/** Rows of cells as a Markdown table, the first row its header; all but the first column right. */
 function markdownTable(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (cells: readonly string[]) =>

@@ -1,7 +1,5 @@
-// Proves that what bench:service times is the real thing: the service started as `npm start`
-// starts it, over storage made by its own CLI, answers every route with 200 and its body given
-// the real credentials, and 401 without its credential or with it spoilt; and it reports its CPU
-// time and memory.
+// Proves that bench:service times the real service, started as `npm start` starts it: every route
+// answers as timed with the credentials it issued, and refuses without them; the probe reports.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { postgresDatabase, redisDatabase } from '../test/helpers/services.js';

@@ -3,10 +3,9 @@
 // /api/health (one store read, no authentication), each compared with /api/version (neither) in
 // the same run; then the service's memory across a million authenticated requests.
 //
-//   npm run bench:service -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50]
-//     [--pipelining 1] [--store sqlite|postgres|postgres+redis] [--log-level warn]
-//     [--credential-cache <seconds>] [--memory-requests 1000000] [--memory-samples 20]
-import { fire, rounds, verify, type LoadSettings, type Shot } from './load.js';
+//   npm run bench:service -- [--store sqlite|postgres|postgres+redis] [--memory-requests 1000000]
+//     [--memory-samples 20] [--log-level warn] [--credential-cache <seconds>], and the load options
+import { fire, rounds, verify, type Shot } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import type { ServerProcess } from './process.js';
 import { memoryVerdict, summarise, table } from './report.js';
@@ -14,29 +13,6 @@ import { launch, type BenchStore } from './service-process.js';
 
 const STORES = ['sqlite', 'postgres', 'postgres+redis'];
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
-
-/** `total` requests spread over `shots` in `samples` parts, the memory sampled around each. */
-async function memoryRun(
-  service: ServerProcess,
-  shots: readonly Shot[],
-  { total, samples }: { total: number; samples: number },
-  load: LoadSettings,
-) {
-  const points: { requests: number; heapUsed: number; rss: number }[] = [];
-  let sent = 0;
-  for (let i = 0; i <= samples; i++) {
-    if (i > 0) {
-      const part = { requests: Math.ceil(total / samples) };
-      sent += (await fire(service.port, shots[i % shots.length]!, part, load)).requests.total;
-    }
-    const { heapUsed, rss } = await service.memory();
-    points.push({ requests: sent, heapUsed, rss });
-    console.error(
-      `memory ${sent.toLocaleString('en-US').padStart(10)} requests  heap ${mib(heapUsed)}`,
-    );
-  }
-  return points;
-}
 
 const { load, settings, text, number } = parseOptions({
   store: { type: 'string' },
@@ -54,13 +30,29 @@ const env = {
 };
 const memoryRequests = Math.round(number('memory-requests', 1_000_000, 0));
 const memorySamples = Math.round(number('memory-samples', 20, 2));
+
+/** `--memory-requests` over `shots` in `--memory-samples` parts, the memory sampled around each. */
+async function memoryRun(service: ServerProcess, shots: readonly Shot[]) {
+  const points: { requests: number; heapUsed: number; rss: number }[] = [];
+  const part = { requests: Math.ceil(memoryRequests / memorySamples) };
+  let sent = 0;
+  for (let i = 0; i <= memorySamples; i++) {
+    if (i > 0) {
+      const shot = shots[i % shots.length]!;
+      sent += (await fire(service.port, shot, part, load)).requests.total;
+    }
+    const { heapUsed, rss } = await service.memory();
+    points.push({ requests: sent, heapUsed, rss });
+    console.error(
+      `memory ${sent.toLocaleString('en-US').padStart(10)} requests  heap ${mib(heapUsed)}`,
+    );
+  }
+  return points;
+}
+
 const envText = Object.entries(env).map(([name, value]) => `${name}=${value}`);
-const started = preamble(
-  'vouch service load',
-  ['src', 'service'],
-  ['fastify', 'autocannon'],
-  [settings, `store ${store}`, ...envText].join(', '),
-);
+const details = [settings, `store ${store}`, ...envText].join(', ');
+const started = preamble('vouch service load', ['fastify', 'autocannon'], details);
 
 const { service, shots, stop } = await launch(store as BenchStore, env);
 try {
@@ -69,9 +61,7 @@ try {
   console.log(`cpus      ${pinApart([service.pid])}\n`);
   const runs = await rounds([{ server: service, shots: [shots[0]!, ...shots.slice(1)] }], load);
   const authenticated = shots.filter((shot) => shot.credential !== undefined);
-  const memoryLoad = { total: memoryRequests, samples: memorySamples };
-  const points =
-    memoryRequests > 0 ? await memoryRun(service, authenticated, memoryLoad, load) : [];
+  const points = memoryRequests > 0 ? await memoryRun(service, authenticated) : [];
   const labels = shots.map((shot) => shot.label);
   const summaries = summarise(labels, runs);
   console.log(`\n${table(summaries)}\n`);

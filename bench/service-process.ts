@@ -28,9 +28,8 @@ const routes = [
 ];
 
 /**
- * Fresh storage, which the service creates and migrates: a SQLite file in a temporary folder,
- * or a new PostgreSQL database (and a Redis logical database of its own) on the servers the
- * tests use (`VOUCH_TEST_POSTGRES_URL`, `VOUCH_TEST_REDIS_URL`).
+ * Fresh storage for the service to migrate: a SQLite file in a temporary folder, or a PostgreSQL
+ * database (and a Redis one) of its own on the servers the tests use.
  */
 async function workspace(store: BenchStore) {
   if (store === 'sqlite') {
@@ -51,10 +50,9 @@ async function workspace(store: BenchStore) {
 }
 
 /**
- * The service over fresh `store`, as `npm start` runs it with `env` added, in development mode on
- * loopback: a user and a key made with its CLI, a token and a session from signing in over HTTP.
- * Every timed request (`shots`) carries every credential, the baseline's too, so that only what a
- * route does with them differs. `stop()` stops the service and deletes the storage.
+ * The service over fresh `store` as `npm start` runs it, with `env`: a user and a key made with its
+ * CLI, a token and a session from signing in. Every shot carries every credential, the baseline's
+ * too, so that only what a route does with them differs. `stop()` also deletes the storage.
  */
 export async function launch(store: BenchStore, env: Readonly<Record<string, string>> = {}) {
   const space = await workspace(store);

@@ -80,7 +80,6 @@ async function wrk(args: readonly string[]): Promise<WrkReport> {
 }
 const started = preamble(
   'vouch sign-in flood',
-  ['service'],
   ['fastify'],
   `${connections} clients signing in once a second for ${seconds} s; /api/bearer at about 500 requests/s`,
 );
