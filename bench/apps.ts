@@ -133,9 +133,7 @@ export function expressApp(): express.Express {
       done(null, isToken(token) ? caller : false);
     }),
   );
-  const send = (_request: express.Request, response: express.Response) => {
-    response.json({ ok: true });
-  };
+  const send: express.RequestHandler = (_request, response) => response.json({ ok: true });
   app.get(routes.express.path, send);
   const bearer = passport.authenticate('bearer', { session: false }) as express.RequestHandler;
   app.get(routes.passport.path, bearer, send);

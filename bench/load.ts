@@ -29,10 +29,7 @@ export interface Shot {
   readonly credential?: string | undefined;
 }
 
-export interface LoadSettings {
-  readonly connections: number;
-  readonly pipelining: number;
-}
+export type LoadSettings = { readonly connections: number; readonly pipelining: number };
 
 /** A server's routes, its no-auth baseline first, timed in turns. */
 export interface Group {
@@ -142,12 +139,8 @@ export async function rounds(
     };
     runs.push(run);
     others.push((machine - serverMicros - client) / wall);
-    console.error(
-      `round ${String(round).padStart(2)}/${options.rounds}  ${run.label.padEnd(34)}` +
-        `${Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s  ` +
-        `server ${run.serverMicrosPerRequest.toFixed(1).padStart(5)} µs/req  ` +
-        `client CPU ${Math.round(run.clientCpuShare * 100)} %`,
-    );
+    const rate = Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7);
+    console.error(`round ${round}/${options.rounds}  ${run.label.padEnd(34)}${rate} req/s`);
   }
   const busiest = Math.max(...others).toFixed(2);
   console.log(

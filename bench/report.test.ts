@@ -7,7 +7,6 @@ import {
   median,
   medianInterval,
   memoryVerdict,
-  pairedRatio,
   summarise,
   table,
   targetTable,
@@ -54,19 +53,14 @@ describe('paired ratios', () => {
     run('E', 'E', 1, 200),
   ];
 
-  it("divides a run by the mean of its server's baseline runs before and after it", () => {
-    assert.equal(pairedRatio(runs[1]!, runs), 1); // 900 / ((1000 + 800) / 2)
-    assert.equal(pairedRatio(runs[3]!, runs), 1); // 300 / ((400 + 200) / 2)
-    assert.equal(pairedRatio(runs[0]!, runs), 1.25); // the baseline against its next run
-    assert.throws(() => pairedRatio(runs[1]!, [runs[1]!]), /no baseline run/);
-  });
-
-  it('summarises medians in the order asked', () => {
-    const [a, f] = summarise(['a', 'F'], runs);
-    assert.deepEqual([a?.label, a?.ratio, a?.interval], ['a', 1, [1, 1]]);
+  it("divides each run by the mean of its server's baseline runs around it", () => {
+    const [a, p, f] = summarise(['a', 'p', 'F'], runs);
+    // a: 900 / ((1000 + 800) / 2); p: 300 / ((400 + 200) / 2), the baseline of its own server.
+    assert.deepEqual([a?.label, a?.ratio, p?.label, p?.ratio], ['a', 1, 'p', 1]);
     // F: 1000 and 800 requests/s, each over the other: 1.25 and 0.8.
     assert.deepEqual([f?.label, f?.requestsPerSecond, f?.ratio], ['F', 900, (1.25 + 0.8) / 2]);
     assert.deepEqual(f?.interval, [0.8, 1.25]);
+    assert.throws(() => summarise(['a'], [runs[1]!]), /no baseline run/);
     assert.throws(() => summarise(['nope'], runs), /nope: no runs/);
   });
 });

@@ -37,7 +37,7 @@ export function medianInterval(values: readonly number[]): readonly [number, num
 }
 
 /** `run`'s requests/s over the mean of its baseline's runs timed just before and just after it. */
-export function pairedRatio(run: Run, runs: readonly Run[]): number {
+function pairedRatio(run: Run, runs: readonly Run[]): number {
   const baselines = runs.filter((other) => other.label === run.baseline && other !== run);
   const before = baselines.findLast((other) => other.sequence < run.sequence);
   const after = baselines.find((other) => other.sequence > run.sequence);

@@ -96,8 +96,7 @@ export async function launch(store: BenchStore, env: Readonly<Record<string, str
       cookie: `sessionid=${sessionId}`,
     };
     const shots = routes.map((route): Shot => ({ ...route, label: route.path, headers }));
-    const credentials = { token, apiKey, sessionId };
-    return { service, env: space.env, credentials, shots, stop };
+    return { service, env: space.env, shots, stop };
   } catch (error) {
     await stop();
     throw error;
