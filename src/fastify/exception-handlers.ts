@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailableError, VouchError } from '../core/errors.js';
+import { handlerFor } from '../internal/handler-for.js';
 
 /** An error class, abstract or not, whatever its constructor takes. */
 export type ErrorClass<TError extends Error = Error> = abstract new (...args: never[]) => TError;
@@ -83,17 +84,4 @@ export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
       .type('application/json; charset=utf-8')
       .send({ detail: 'Internal Server Error' });
   };
-}
-
-function handlerFor(
-  handlers: ReadonlyMap<unknown, ExceptionHandler<never>>,
-  error: unknown,
-): ExceptionHandler<never> | undefined {
-  if (handlers.size === 0 || typeof error !== 'object' || error === null) return undefined;
-  for (let proto: unknown = Object.getPrototypeOf(error); proto !== null;) {
-    const handler = handlers.get((proto as { constructor: unknown }).constructor);
-    if (handler !== undefined) return handler;
-    proto = Object.getPrototypeOf(proto);
-  }
-  return undefined;
 }
