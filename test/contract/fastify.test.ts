@@ -1,0 +1,49 @@
+// The contract table on Fastify: the vouch plugin, routers and per-route `auth`.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { exceptionHandler, router, vouch } from '../../src/fastify/index.js';
+import type { AppDeclaration, RouteDeclaration } from './declarations.js';
+import { TeapotError } from './declarations.js';
+import type { Harness } from './harness.js';
+import { runContract } from './run.js';
+
+function declare(app: FastifyInstance, route: RouteDeclaration): void {
+  app.route({
+    method: route.method,
+    url: route.path,
+    ...(route.auth === undefined ? {} : { auth: route.auth }),
+    handler: async (request) => ({ auth: request.auth ?? null }),
+  });
+}
+
+export const fastifyHarness: Harness = {
+  name: 'Fastify',
+  combinesLines: false,
+  async start(declaration: AppDeclaration) {
+    const app = Fastify({ logger: false });
+    const { status, detail } = declaration.teapot;
+    await app.register(vouch, {
+      auth: declaration.auth,
+      csrf: false,
+      exceptionHandlers: [
+        exceptionHandler(TeapotError, (_error, _request, reply) =>
+          reply.code(status).send({ detail }),
+        ),
+      ],
+    });
+    for (const route of declaration.routes) declare(app, route);
+    for (const group of declaration.groups) {
+      const routes = router({ auth: group.auth }, async (r) => {
+        for (const route of group.routes) declare(r, route);
+      });
+      await app.register(routes, { prefix: group.prefix });
+    }
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    return {
+      port: typeof address === 'object' && address !== null ? address.port : 0,
+      close: () => app.close(),
+    };
+  },
+};
+
+runContract(fastifyHarness);

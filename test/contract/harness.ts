@@ -1,0 +1,76 @@
+// What the contract suite needs of an adapter, and how it talks to the app over a real socket.
+import { request } from 'node:http';
+import type { AppDeclaration } from './declarations.js';
+
+/** A running app: its port, and how to stop it. */
+export interface Running {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** One engine: builds the declared app on a real socket (127.0.0.1, any free port). */
+export interface Harness {
+  readonly name: string;
+  /** Whether repeated response header lines reach the wire as one line, joined with ", ". */
+  readonly combinesLines: boolean;
+  start(declaration: AppDeclaration): Promise<Running>;
+}
+
+/** A request: header values given as a list are sent as that many lines. */
+export interface ContractRequest {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
+  readonly body?: string;
+}
+
+/** An answer as the suite compares it. */
+export interface ContractAnswer {
+  readonly status: number;
+  readonly contentType: string | undefined;
+  readonly challenges: readonly string[];
+  readonly cacheControl: string | undefined;
+  readonly retryAfter: string | undefined;
+  readonly body: unknown;
+}
+
+/** Sends one request; header values are passed through as bytes (latin1), as a client would. */
+export function send(port: number, req: ContractRequest): Promise<ContractAnswer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers ?? {})) {
+      headers[name] = typeof value === 'string' ? bytes(value) : value.map(bytes);
+    }
+    const outgoing = request(
+      { host: '127.0.0.1', port, method: req.method, path: req.path, headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          const challenges: string[] = [];
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            if (res.rawHeaders[i]?.toLowerCase() === 'www-authenticate') {
+              challenges.push(res.rawHeaders[i + 1] ?? '');
+            }
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: res.headers['content-type'],
+            challenges,
+            cacheControl: res.headers['cache-control'],
+            retryAfter: res.headers['retry-after'],
+            body: text === '' ? undefined : (JSON.parse(text) as unknown),
+          });
+        });
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(req.body);
+  });
+}
+
+/** A string's UTF-8 bytes, one character each, which is how node:http writes header values. */
+function bytes(value: string): string {
+  return Buffer.from(value, 'utf8').toString('latin1');
+}

@@ -1,0 +1,62 @@
+// The contract table on Hono over @hono/node-server: requireAuth on the app, sub-apps and routes.
+import { serve } from '@hono/node-server';
+import { Hono, type Handler } from 'hono';
+import type { AddressInfo } from 'node:net';
+import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/hono/index.js';
+import type { AppDeclaration, RouteDeclaration } from './declarations.js';
+import { TeapotError } from './declarations.js';
+import type { Harness } from './harness.js';
+import { runContract } from './run.js';
+
+const answer: Handler = (c) => c.json({ auth: (c.get('auth') as unknown) ?? null });
+
+function declare(app: Hono, route: RouteDeclaration): void {
+  if (route.auth === undefined) app.on(route.method, route.path, answer);
+  else app.on(route.method, route.path, requireAuth(route.auth, { csrf: false }), answer);
+}
+
+export const honoHarness: Harness = {
+  name: 'Hono',
+  combinesLines: true,
+  async start(declaration: AppDeclaration) {
+    const app = new Hono();
+    const { status, detail } = declaration.teapot;
+    app.onError(
+      vouchErrorHandler({
+        exceptionHandlers: [
+          exceptionHandler(TeapotError, (_error, c) =>
+            c.body(JSON.stringify({ detail }), status, {
+              'content-type': 'application/json; charset=utf-8',
+            }),
+          ),
+        ],
+        log: () => undefined,
+      }),
+    );
+    app.use('*', requireAuth(declaration.auth, { csrf: false }));
+    for (const route of declaration.routes) declare(app, route);
+    for (const group of declaration.groups) {
+      const sub = new Hono();
+      sub.use('*', requireAuth(group.auth, { csrf: false }));
+      for (const route of group.routes) declare(sub, route);
+      app.route(group.prefix, sub);
+    }
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => {
+        resolve(started);
+      });
+    });
+    return {
+      port: (server.address() as AddressInfo).port,
+      close: () =>
+        new Promise<void>((resolve, reject) => {
+          server.close((error) => {
+            if (error === undefined) resolve();
+            else reject(error);
+          });
+        }),
+    };
+  },
+};
+
+runContract(honoHarness);
