@@ -1,3 +1,5 @@
+import { fromBase64, toBase64 } from '../internal/base64.js';
+
 /** A username and password decoded from HTTP Basic credentials. */
 export interface BasicCredentials {
   readonly username: string;
@@ -10,6 +12,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const encoder = new TextEncoder();
 
 /**
  * Decodes the token68 of `Authorization: Basic <token68>` (RFC 7617) strictly: canonical base64,
@@ -19,9 +22,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function parseBasicCredentials(token68: string): BasicCredentials | undefined {
   if (token68 === '' || !BASE64.test(token68)) return undefined;
-  const bytes = Buffer.from(token68, 'base64');
-  // Non-canonical encodings (stray bits in the last character) do not round-trip.
-  if (bytes.toString('base64') !== token68) return undefined;
+  // Non-canonical encodings (stray bits in the last character) are refused.
+  const bytes = fromBase64(token68);
+  if (bytes === undefined) return undefined;
   let text: string;
   try {
     text = utf8.decode(bytes);
@@ -36,5 +39,5 @@ export function parseBasicCredentials(token68: string): BasicCredentials | undef
 
 /** Encodes credentials for an `Authorization: Basic` header (for clients and tests). */
 export function encodeBasicCredentials(username: string, password: string): string {
-  return Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
+  return toBase64(encoder.encode(`${username}:${password}`));
 }
