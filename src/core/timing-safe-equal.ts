@@ -1,4 +1,4 @@
-import { timingSafeEqual as nodeTimingSafeEqual } from 'node:crypto';
+const encoder = new TextEncoder();
 
 /**
  * Compares a presented secret with the expected one in time that depends on the presented
@@ -20,9 +20,10 @@ export function timingSafeEqual(
   return equalBytes(bytes(presented), bytes(expected));
 }
 
-// Strings are compared in place: encoding both into buffers for node:crypto would allocate on
-// every check and map every lone surrogate to U+FFFD, making different strings equal. The loop
-// folds every difference into one accumulator and never exits early, like node:crypto's.
+// Strings are compared in place: encoding both into bytes would allocate on every check and map
+// every lone surrogate to U+FFFD, making different strings equal. Both loops fold every
+// difference into one accumulator and never exit early, and neither needs a runtime's crypto
+// module, so the same code runs on Node, Bun, Deno and Workers.
 function equalStrings(presented: string, expected: string): boolean {
   const length = presented.length;
   let difference = length ^ expected.length;
@@ -36,14 +37,16 @@ function equalStrings(presented: string, expected: string): boolean {
 }
 
 function equalBytes(presented: Uint8Array, expected: Uint8Array): boolean {
-  if (presented.length !== expected.length) {
-    // Same work as an equal-length comparison, so a length mismatch is not visible either.
-    nodeTimingSafeEqual(presented, presented);
-    return false;
+  const length = presented.length;
+  let difference = length ^ expected.length;
+  // As for strings: a length mismatch walks the presented bytes against themselves.
+  const other = difference === 0 ? expected : presented;
+  for (let i = 0; i < length; i++) {
+    difference |= (presented[i] as number) ^ (other[i] as number);
   }
-  return nodeTimingSafeEqual(presented, expected);
+  return difference === 0;
 }
 
 function bytes(value: string | Uint8Array): Uint8Array {
-  return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+  return typeof value === 'string' ? encoder.encode(value) : value;
 }
