@@ -3,7 +3,13 @@ import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { errorCodes } from '../core/errors.js';
-import { csrfKeys, issueCsrfToken, verifyCsrfToken, type CsrfSecret } from './csrf-token.js';
+import {
+  csrfKeys,
+  issueCsrfToken,
+  issueWithKeys,
+  verifyCsrfToken,
+  type CsrfSecret,
+} from './csrf-token.js';
 
 const SECRET = 'a server secret that is long enough';
 const SESSION = 'session-id-1';
@@ -40,7 +46,7 @@ describe('issueCsrfToken', () => {
     const bytes = new TextEncoder().encode(SECRET);
     const keys = csrfKeys(bytes);
     bytes.fill(0);
-    assert.deepEqual(keys[0], Buffer.from(SECRET));
+    assert.equal(verifyCsrfToken(SECRET, issueWithKeys(keys, SESSION), SESSION), true);
   });
 
   const emptySecrets: [string, CsrfSecret][] = [
@@ -66,6 +72,31 @@ describe('issueCsrfToken', () => {
   it('refuses a binding with a lone surrogate, which UTF-8 could not keep apart', () => {
     assert.throws(() => issueCsrfToken(SECRET, 'a\uD800'), TypeError);
     assert.throws(() => issueCsrfToken(SECRET, 5 as unknown as string), TypeError);
+  });
+});
+
+describe('the wire format', () => {
+  it('verifies a token computed by node:crypto before the portable HMAC replaced it', () => {
+    // Nonce: the bytes 00..0f. MAC: node:crypto's createHmac('sha256', SECRET), as vouch signed.
+    const token = 'AAECAwQFBgcICQoLDA0ODw.W-aTJFt96Jl2NdVOAcxx44eFAPZBUwnUF1R-T0Ndakg';
+    assert.equal(verifyCsrfToken(SECRET, token, SESSION), true);
+    assert.equal(verifyCsrfToken(SECRET, token, 'session-id-2'), false);
+  });
+
+  it('signs as node:crypto does, for any secret (longer than a block too) and binding', () => {
+    const secret = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 100 }),
+      fc.uint8Array({ minLength: 1, maxLength: 100 }),
+    );
+    fc.assert(
+      fc.property(secret, fc.string({ maxLength: 64 }), (key, binding) => {
+        const [nonce = '', mac = ''] = issueCsrfToken(key, binding).split('.');
+        const expected = createHmac('sha256', key)
+          .update(`vouch-csrf.${nonce}.${binding}`)
+          .digest('base64url');
+        assert.equal(mac, expected);
+      }),
+    );
   });
 });
 

@@ -1,6 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { ConfigurationError } from '../core/errors.js';
 import { timingSafeEqual } from '../core/timing-safe-equal.js';
+import { toBase64url } from '../internal/base64.js';
 
 /**
  * The server secret that signs CSRF tokens. With a list, the first signs and every one verifies,
@@ -10,13 +12,21 @@ import { timingSafeEqual } from '../core/timing-safe-equal.js';
  */
 export type CsrfSecret = string | Uint8Array | readonly (string | Uint8Array)[];
 
-/** Secrets checked and copied into buffers, the signing one first. */
-export type CsrfKeys = readonly [Buffer, ...Buffer[]];
+/**
+ * Secrets checked and turned into signers, the signing one first. Each signer is an HMAC-SHA-256
+ * keyed once (so later changes to the caller's bytes do not change it) and copied for every
+ * message, which saves hashing the key on every request.
+ */
+export type CsrfKeys = readonly [CsrfSigner, ...CsrfSigner[]];
+
+/** The base64url HMAC-SHA-256 of a message under one secret. */
+type CsrfSigner = (message: Uint8Array) => string;
 
 // 16 bytes are 22 base64url characters and 32 bytes are 43; the last character of each carries
 // padding bits that must be zero, so only the canonical spelling of a token is accepted.
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{21}[AQgw]\.[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 const NONCE_LENGTH = 22;
+const NONCE_BYTES = 16;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
@@ -26,8 +36,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function csrfKeys(secret: CsrfSecret): CsrfKeys {
   const list: readonly unknown[] = isSecretList(secret) ? secret : [secret];
   const keys = list.map((entry, index) => {
-    if (typeof entry === 'string' && entry !== '') return Buffer.from(entry, 'utf8');
-    if (entry instanceof Uint8Array && entry.length > 0) return Buffer.from(entry);
+    if (typeof entry === 'string' && entry !== '') return signer(encoder.encode(entry));
+    if (entry instanceof Uint8Array && entry.length > 0) return signer(entry);
     const which = list.length === 1 ? 'the CSRF secret' : `CSRF secret #${index}`;
     throw new ConfigurationError(`${which} must be a non-empty string or Uint8Array`);
   });
@@ -72,8 +82,8 @@ export function issueWithKeys(keys: CsrfKeys, binding: string): string {
   if (typeof binding !== 'string' || LONE_SURROGATE.test(binding)) {
     throw new TypeError('a CSRF binding must be a well-formed string');
   }
-  const nonce = randomBytes(16).toString('base64url');
-  return `${nonce}.${mac(keys[0], nonce, binding)}`;
+  const nonce = toBase64url(globalThis.crypto.getRandomValues(new Uint8Array(NONCE_BYTES)));
+  return `${nonce}.${keys[0](message(nonce, binding))}`;
 }
 
 /** {@link verifyCsrfToken} over keys already checked by {@link csrfKeys}. */
@@ -82,14 +92,30 @@ export function verifyWithKeys(keys: CsrfKeys, token: unknown, binding: unknown)
   if (!TOKEN_SHAPE.test(token) || LONE_SURROGATE.test(binding)) return false;
   const nonce = token.slice(0, NONCE_LENGTH);
   const presented = token.slice(NONCE_LENGTH + 1);
+  const signed = message(nonce, binding);
   // Every key is tried, so the time taken does not say which one (if any) matched.
   let valid = false;
   for (const key of keys) {
-    if (timingSafeEqual(presented, mac(key, nonce, binding))) valid = true;
+    if (timingSafeEqual(presented, key(signed))) valid = true;
   }
   return valid;
 }
 
-function mac(key: Buffer, nonce: string, binding: string): string {
-  return createHmac('sha256', key).update(`vouch-csrf.${nonce}.${binding}`).digest('base64url');
+const encoder = new TextEncoder();
+
+function signer(key: Uint8Array): CsrfSigner {
+  const keyed = hmac.create(sha256, key);
+  // The keyed state is copied into one scratch HMAC for every message, so signing allocates
+  // nothing; signing is synchronous, so no two messages ever share the scratch.
+  const scratch = keyed.clone();
+  const digest = new Uint8Array(scratch.outputLen);
+  return (message) => {
+    keyed._cloneInto(scratch).update(message).digestInto(digest);
+    return toBase64url(digest);
+  };
+}
+
+/** What a token's MAC signs: the UTF-8 bytes of its nonce and binding, under a fixed label. */
+function message(nonce: string, binding: string): Uint8Array {
+  return encoder.encode(`vouch-csrf.${nonce}.${binding}`);
 }
