@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { toBase64url } from '../internal/base64.js';
 import type { SessionStore } from './session-store.js';
 
 /** Options of {@link MemorySessionStore}. */
@@ -39,7 +40,7 @@ export class MemorySessionStore<TUser> implements SessionStore<TUser> {
   }
 
   create(user: TUser): Promise<string> {
-    const id = randomBytes(32).toString('base64url');
+    const id = toBase64url(globalThis.crypto.getRandomValues(new Uint8Array(32)));
     const now = this.#now();
     this.#sessions.set(digest(id), { user, createdAt: now, lastSeenAt: now });
     return Promise.resolve(id);
@@ -64,6 +65,8 @@ export class MemorySessionStore<TUser> implements SessionStore<TUser> {
   }
 }
 
+const encoder = new TextEncoder();
+
 function digest(id: string): string {
-  return createHash('sha256').update(id).digest('base64url');
+  return toBase64url(sha256(encoder.encode(id)));
 }
