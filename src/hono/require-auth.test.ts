@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { APIKeyCookie, HttpBearer } from '../index.js';
+import { createCsrfVerifier } from '../csrf/csrf-protection.js';
+import { requireAuth, vouchErrorHandler } from './index.js';
+
+const csrf = {
+  secret: 'test-secret-of-sufficient-length-0123456789',
+  trustedOrigins: ['http://app.test'],
+};
+const cookieKey = new APIKeyCookie({ paramName: 'k', keys: new Map([['key-1', 'app']]) });
+const bearer = new HttpBearer({
+  authenticate: (_request, token) => {
+    if (token === 'teapot') throw new HTTPException(418);
+    if (token === 'boom') throw new Error('boom');
+    return token === 'good' ? 'ann' : undefined;
+  },
+});
+
+test('cookie-based auth without csrf options is refused when declared', () => {
+  assert.throws(() => requireAuth(cookieKey), { code: 'VOUCH_ERR_CONFIGURATION' });
+});
+
+test('CSRF on a cookie key: header token, form token, none', async () => {
+  const app = new Hono();
+  app.post('/k', requireAuth(cookieKey, { csrf }), (c) => c.json({ auth: c.get('auth') }));
+  const { token } = createCsrfVerifier(csrf).issue('key-1');
+  const cookie = `k=key-1; csrftoken=${token}`;
+  const post = (headers: Record<string, string>, body: string | null = null) =>
+    app.request('/k', {
+      method: 'POST',
+      headers: { origin: 'http://app.test', cookie, ...headers },
+      body,
+    });
+  const header = await post({ 'x-csrftoken': token });
+  assert.equal(header.status, 200);
+  assert.equal(header.headers.get('cache-control'), 'private');
+  const form = 'application/x-www-form-urlencoded';
+  const fromForm = await post({ 'content-type': form }, `csrfmiddlewaretoken=${token}`);
+  assert.deepEqual(await fromForm.json(), { auth: 'app' });
+  const without = await post({ 'content-type': form }, 'a=1');
+  assert.equal(without.status, 403);
+  assert.deepEqual(await without.json(), { detail: 'CSRF check Failed' });
+  const broken = await post({ 'content-type': 'multipart/form-data; boundary=x' }, 'not multipart');
+  assert.equal(broken.status, 403);
+});
+
+test('without raw header lines (any Fetch runtime), the parsed headers are read', async () => {
+  const app = new Hono();
+  app.get('/b', requireAuth(bearer), (c) => c.text(c.get('auth')));
+  const ok = await app.request('/b', { headers: { authorization: 'Bearer good' } });
+  assert.equal(await ok.text(), 'ann');
+});
+
+test("a sub-app with its own onError: the route's requireAuth still decides", async () => {
+  const app = new Hono();
+  app.use('*', requireAuth(bearer));
+  const sub = new Hono();
+  sub.onError(vouchErrorHandler());
+  sub.get('/open', requireAuth(null), (c) => c.text('open'));
+  app.route('/sub', sub);
+  assert.equal((await app.request('/sub/open')).status, 200);
+});
+
+test("vouchErrorHandler: Hono's HTTPException keeps its answer; others are logged 500s", async (t) => {
+  const logged = t.mock.method(console, 'error', () => undefined);
+  const app = new Hono();
+  app.onError(vouchErrorHandler());
+  app.get('/b', requireAuth(bearer), (c) => c.text('never'));
+  const teapot = await app.request('/b', { headers: { authorization: 'Bearer teapot' } });
+  assert.equal(teapot.status, 418);
+  const boom = await app.request('/b', { headers: { authorization: 'Bearer boom' } });
+  assert.equal(boom.status, 500);
+  assert.deepEqual(await boom.json(), { detail: 'Internal Server Error' });
+  assert.equal(logged.mock.callCount(), 1);
+});
