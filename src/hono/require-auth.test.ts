@@ -76,3 +76,17 @@ test("vouchErrorHandler: Hono's HTTPException keeps its answer; others are logge
   assert.deepEqual(await boom.json(), { detail: 'Internal Server Error' });
   assert.equal(logged.mock.callCount(), 1);
 });
+
+test('a weaker declaration never covers a handler matched before it (fail closed)', async () => {
+  const app = new Hono();
+  app.use('*', requireAuth(bearer));
+  app.use('*', async (_c, next) => next()); // middleware for every method: the search goes on
+  app.get('/x/*', (c) => c.text('shadowing handler'));
+  app.get('/x/y', requireAuth(null), (c) => c.text('never reached'));
+  app.get('/open', requireAuth(null), (c) => c.text('open'));
+  const shadowed = await app.request('/x/y');
+  assert.equal(shadowed.status, 401);
+  const authenticated = await app.request('/x/y', { headers: { authorization: 'Bearer good' } });
+  assert.equal(await authenticated.text(), 'shadowing handler');
+  assert.equal(await (await app.request('/open')).text(), 'open');
+});

@@ -50,7 +50,9 @@ export function challengesOf(c: Context): readonly string[] {
  * Middleware requiring `auth` (an authenticator, a function, `allOf(...)`, a list tried in order,
  * or `null` to disable) on a route, a sub-app or the whole app. The most specific wins: of the
  * `requireAuth` middlewares Hono matched for a request, the last (the route's, then the sub-app's,
- * then the app's) decides, and authentication runs once, where the first of them stands. The
+ * then the app's) decides, unless a handler registered for a method comes before it (that
+ * handler may answer, so it keeps the earlier declaration: fail closed). Authentication runs
+ * once, where the first of them stands. The
  * winner's value is `c.get('auth')`; refusals answer 401, 400, 403 or 503 here, and what a hook
  * throws goes to `app.onError` (see `vouchErrorHandler`).
  *
@@ -94,17 +96,25 @@ export function requireAuth<const TSpec extends AuthSpec>(
   return middleware;
 }
 
-/** The declaration of the last requireAuth Hono matched for this request after the current one. */
+/**
+ * The declaration that decides a request: of the requireAuth middlewares Hono matched after the
+ * current one, the last before any handler registered for a method (`get`, `post`, …), which may
+ * answer. The search ends there, so a later, weaker declaration never covers an earlier handler.
+ */
 function mostSpecific(c: Context): Declaration | undefined {
   const routes = matchedRoutes(c);
-  for (let i = routes.length - 1; i > c.req.routeIndex; i--) {
-    const handler = routes[i]?.handler as object & { __COMPOSED_HANDLER?: object };
+  let found: Declaration | undefined;
+  for (let i = c.req.routeIndex + 1; i < routes.length; i++) {
+    const route = routes[i] as (typeof routes)[number];
+    const handler = route.handler as object & { __COMPOSED_HANDLER?: object };
     // A sub-app with its own onError has its handlers wrapped; Hono keeps the original here.
-    const found =
+    const declaration =
       declarations.get(handler) ?? declarations.get(handler.__COMPOSED_HANDLER ?? handler);
-    if (found !== undefined) return found;
+    if (declaration !== undefined) found = declaration;
+    // 'ALL': registered by use() (or all()); anything else is a route's own handler.
+    else if (route.method !== 'ALL') break;
   }
-  return undefined;
+  return found;
 }
 
 async function run(
