@@ -1,4 +1,4 @@
-const encoder = new TextEncoder();
+import { utf8 } from '../internal/utf8.js';
 
 /**
  * Compares a presented secret with the expected one in time that depends on the presented
@@ -48,5 +48,5 @@ function equalBytes(presented: Uint8Array, expected: Uint8Array): boolean {
 }
 
 function bytes(value: string | Uint8Array): Uint8Array {
-  return typeof value === 'string' ? encoder.encode(value) : value;
+  return typeof value === 'string' ? utf8(value) : value;
 }

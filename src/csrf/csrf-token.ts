@@ -3,6 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { ConfigurationError } from '../core/errors.js';
 import { timingSafeEqual } from '../core/timing-safe-equal.js';
 import { toBase64url } from '../internal/base64.js';
+import { utf8 } from '../internal/utf8.js';
 
 /**
  * The server secret that signs CSRF tokens. With a list, the first signs and every one verifies,
@@ -36,7 +37,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function csrfKeys(secret: CsrfSecret): CsrfKeys {
   const list: readonly unknown[] = isSecretList(secret) ? secret : [secret];
   const keys = list.map((entry, index) => {
-    if (typeof entry === 'string' && entry !== '') return signer(encoder.encode(entry));
+    if (typeof entry === 'string' && entry !== '') return signer(utf8(entry));
     if (entry instanceof Uint8Array && entry.length > 0) return signer(entry);
     const which = list.length === 1 ? 'the CSRF secret' : `CSRF secret #${index}`;
     throw new ConfigurationError(`${which} must be a non-empty string or Uint8Array`);
@@ -101,8 +102,6 @@ export function verifyWithKeys(keys: CsrfKeys, token: unknown, binding: unknown)
   return valid;
 }
 
-const encoder = new TextEncoder();
-
 function signer(key: Uint8Array): CsrfSigner {
   const keyed = hmac.create(sha256, key);
   // The keyed state is copied into one scratch HMAC for every message, so signing allocates
@@ -117,5 +116,5 @@ function signer(key: Uint8Array): CsrfSigner {
 
 /** What a token's MAC signs: the UTF-8 bytes of its nonce and binding, under a fixed label. */
 function message(nonce: string, binding: string): Uint8Array {
-  return encoder.encode(`vouch-csrf.${nonce}.${binding}`);
+  return utf8(`vouch-csrf.${nonce}.${binding}`);
 }

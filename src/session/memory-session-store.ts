@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toBase64url } from '../internal/base64.js';
+import { utf8 } from '../internal/utf8.js';
 import type { SessionStore } from './session-store.js';
 
 /** Options of {@link MemorySessionStore}. */
@@ -65,8 +66,6 @@ export class MemorySessionStore<TUser> implements SessionStore<TUser> {
   }
 }
 
-const encoder = new TextEncoder();
-
 function digest(id: string): string {
-  return toBase64url(sha256(encoder.encode(id)));
+  return toBase64url(sha256(utf8(id)));
 }
