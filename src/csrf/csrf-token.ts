@@ -103,15 +103,9 @@ export function verifyWithKeys(keys: CsrfKeys, token: unknown, binding: unknown)
 }
 
 function signer(key: Uint8Array): CsrfSigner {
+  // Keyed once; each message is signed on a copy of that state.
   const keyed = hmac.create(sha256, key);
-  // The keyed state is copied into one scratch HMAC for every message, so signing allocates
-  // nothing; signing is synchronous, so no two messages ever share the scratch.
-  const scratch = keyed.clone();
-  const digest = new Uint8Array(scratch.outputLen);
-  return (message) => {
-    keyed._cloneInto(scratch).update(message).digestInto(digest);
-    return toBase64url(digest);
-  };
+  return (message) => toBase64url(keyed.clone().update(message).digest());
 }
 
 /** What a token's MAC signs: the UTF-8 bytes of its nonce and binding, under a fixed label. */
