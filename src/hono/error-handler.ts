@@ -1,7 +1,12 @@
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { StoreUnavailableError, VouchError } from '../core/errors.js';
-import { handlerFor, type ErrorClass } from '../internal/handler-for.js';
+import {
+  answererOf,
+  errorHandling,
+  type ErrorClass,
+  type ErrorHandlerOptions,
+  type HandlerEntry,
+} from '../internal/handler-for.js';
 import { challengesOf } from './require-auth.js';
 import { vouchResponse } from './vouch-response.js';
 
@@ -12,7 +17,7 @@ export type ExceptionHandler<TError extends Error = Error> = (
 ) => Response | Promise<Response>;
 
 /** An error class (abstract or not) and the handler for it, for {@link vouchErrorHandler}. */
-export type ExceptionHandlerEntry = readonly [ErrorClass, ExceptionHandler<never>];
+export type ExceptionHandlerEntry = HandlerEntry<ExceptionHandler<never>>;
 
 /**
  * One entry of `exceptionHandlers`, with `error` typed as the class given.
@@ -24,13 +29,8 @@ export const exceptionHandler = <TError extends Error>(
   handler: ExceptionHandler<TError>,
 ): ExceptionHandlerEntry => [errorClass, handler];
 
-/** Options of {@link vouchErrorHandler}. */
-export interface VouchErrorHandlerOptions {
-  /** Handlers deciding the response for errors of given classes (the most specific wins). */
-  readonly exceptionHandlers?: Iterable<ExceptionHandlerEntry>;
-  /** Where server faults and store outages are logged (default `console.error`). */
-  readonly log?: (message: string, error: Error) => void;
-}
+/** Options of {@link vouchErrorHandler}: `exceptionHandlers` and `log`. */
+export type VouchErrorHandlerOptions = ErrorHandlerOptions<ExceptionHandlerEntry>;
 
 /**
  * An `app.onError` handler answering as vouch's contract says: a registered handler for the
@@ -41,24 +41,15 @@ export interface VouchErrorHandlerOptions {
  * @example app.onError(vouchErrorHandler());
  */
 export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): ErrorHandler {
-  const handlers = new Map<unknown, ExceptionHandler<never>>();
-  for (const [errorClass, handler] of options.exceptionHandlers ?? []) {
-    handlers.set(errorClass, handler);
-  }
-  const log =
-    options.log ??
-    ((message, error) => {
-      console.error(message, error);
-    });
+  const handling = errorHandling<ExceptionHandler<never>>(options);
   return function vouchOnError(error, c) {
-    const handler = handlerFor(handlers, error);
-    if (handler !== undefined) return (handler as ExceptionHandler)(error, c);
-    if (error instanceof VouchError && (error.statusCode < 500 || error.statusCode === 503)) {
-      if (error instanceof StoreUnavailableError) log('vouch: credential store unavailable', error);
-      return vouchResponse(error, challengesOf(c));
+    const answerer = answererOf(handling, error);
+    if (answerer !== undefined && 'handler' in answerer) {
+      return (answerer.handler as ExceptionHandler)(error, c);
     }
+    if (answerer !== undefined) return vouchResponse(answerer.vouch, challengesOf(c));
     if (error instanceof HTTPException) return error.getResponse();
-    log('vouch: request failed', error);
+    handling.log('vouch: request failed', error);
     return new Response('{"detail":"Internal Server Error"}', {
       status: 500,
       headers: { 'content-type': 'application/json; charset=utf-8' },

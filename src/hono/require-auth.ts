@@ -1,39 +1,18 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { resolveAuth, type AuthOf, type AuthSpec, type Requirement } from '../core/auth-spec.js';
-import { evaluate, type AuthenticateOptions } from '../core/authenticate.js';
-import { ConfigurationError, CsrfError, type VouchError } from '../core/errors.js';
-import {
-  createCsrfVerifier,
-  type CsrfOptions,
-  type CsrfProtection,
-} from '../csrf/csrf-protection.js';
-import { requirePrintable } from '../internal/hook.js';
+import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
+import { evaluate } from '../core/authenticate.js';
+import { CsrfError, type VouchError } from '../core/errors.js';
+import type { CsrfProtection } from '../csrf/csrf-protection.js';
+import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { requestView, type HonoRequestView } from './request-view.js';
 import { vouchResponse } from './vouch-response.js';
 
-/** Options of {@link requireAuth}. */
-export interface RequireAuthOptions {
-  /** Realm named in `WWW-Authenticate` challenges (default `api`). */
-  readonly realm?: string;
-  /**
-   * CSRF protection for cookie-based credentials on unsafe methods: its secret and trusted
-   * origins, or `false` to turn it off. Required when `auth` names a cookie-based authenticator.
-   */
-  readonly csrf?: CsrfOptions | false;
-}
+export type { RequireAuthOptions } from '../internal/declaration.js';
 
 /** The Hono environment a {@link requireAuth} middleware gives its handlers: `c.get('auth')`. */
 export interface AuthEnv<TSpec> {
   Variables: { auth: AuthOf<TSpec> };
-}
-
-/** One `requireAuth(...)` as declared, resolved once. */
-interface Declaration {
-  readonly requirements: readonly Requirement[] | null;
-  readonly engine: AuthenticateOptions;
-  readonly protection: CsrfProtection | undefined;
-  readonly privateRequirements: ReadonlySet<Requirement>;
 }
 
 const declarations = new WeakMap<object, Declaration>();
@@ -63,27 +42,7 @@ export function requireAuth<const TSpec extends AuthSpec>(
   auth: TSpec,
   options: RequireAuthOptions = {},
 ): MiddlewareHandler<AuthEnv<TSpec>> {
-  const realm = options.realm ?? 'api';
-  requirePrintable(realm, 'realm');
-  const requirements = resolveAuth(auth, 'requireAuth()');
-  const cookieBased = requirements?.some((r) => r.some((member) => member.cookieBased)) ?? false;
-  if (cookieBased && options.csrf === undefined) {
-    throw new ConfigurationError(
-      'requireAuth(): cookie-based authentication needs CSRF protection; give csrf: { secret, trustedOrigins } (or csrf: false)',
-    );
-  }
-  const protection =
-    options.csrf === undefined || options.csrf === false
-      ? undefined
-      : createCsrfVerifier(options.csrf);
-  const declaration: Declaration = {
-    requirements,
-    engine: { realm, csrf: protection?.verify },
-    protection,
-    privateRequirements: new Set(
-      requirements?.filter((r) => r.some((member) => member.privateResponses)),
-    ),
-  };
+  const declaration = declare(auth, options);
   const middleware: MiddlewareHandler = async function vouchRequireAuth(c, next) {
     if (decided.has(c)) {
       await next();

@@ -1,17 +1,14 @@
-import { StoreUnavailableError, type VouchError } from '../core/errors.js';
+import type { VouchError } from '../core/errors.js';
+import { vouchAnswer } from '../internal/vouch-answer.js';
 
 /**
  * The answer to one of vouch's errors: its status, `{ "detail": … }` as JSON, one
  * `WWW-Authenticate` line per challenge on a 401, and `Retry-After` on a 503.
  */
 export function vouchResponse(error: VouchError, challenges: readonly string[]): Response {
+  const answer = vouchAnswer(error, challenges);
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8' });
-  if (error.statusCode === 401) {
-    for (const challenge of challenges) headers.append('www-authenticate', challenge);
-  }
-  // What failed inside the store is for the log, never for the client.
-  const unavailable = error instanceof StoreUnavailableError;
-  if (unavailable) headers.set('retry-after', String(error.retryAfter));
-  const detail = unavailable ? 'Service Unavailable' : error.message;
-  return new Response(JSON.stringify({ detail }), { status: error.statusCode, headers });
+  for (const challenge of answer.challenges) headers.append('www-authenticate', challenge);
+  if (answer.retryAfter !== undefined) headers.set('retry-after', answer.retryAfter);
+  return new Response(answer.body, { status: answer.status, headers });
 }

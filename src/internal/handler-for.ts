@@ -1,3 +1,5 @@
+import { StoreUnavailableError, VouchError } from '../core/errors.js';
+
 /** An error class, abstract or not, whatever its constructor takes. */
 export type ErrorClass<TError extends Error = Error> = abstract new (...args: never[]) => TError;
 
@@ -15,6 +17,52 @@ export function handlerFor<THandler>(
     const handler = handlers.get((proto as { constructor: unknown }).constructor);
     if (handler !== undefined) return handler;
     proto = Object.getPrototypeOf(proto);
+  }
+  return undefined;
+}
+
+/** An error class (abstract or not) and an adapter's handler for it. */
+export type HandlerEntry<THandler> = readonly [ErrorClass, THandler];
+
+/** Options of an adapter's `vouchErrorHandler`. */
+export interface ErrorHandlerOptions<TEntry> {
+  /** Handlers deciding the response for errors of given classes (the most specific wins). */
+  readonly exceptionHandlers?: Iterable<TEntry>;
+  /** Where server faults and store outages are logged (default `console.error`). */
+  readonly log?: (message: string, error: Error) => void;
+}
+
+/** The handlers by class, and the log, that an adapter's error handler was given. */
+export function errorHandling<THandler>(options: ErrorHandlerOptions<HandlerEntry<THandler>>): {
+  handlers: Map<unknown, THandler>;
+  log: (message: string, error: Error) => void;
+} {
+  const handlers = new Map<unknown, THandler>();
+  for (const [errorClass, handler] of options.exceptionHandlers ?? []) {
+    handlers.set(errorClass, handler);
+  }
+  const log =
+    options.log ??
+    ((message, error) => {
+      console.error(message, error);
+    });
+  return { handlers, log };
+}
+
+/**
+ * Who answers an error in an adapter's error handler: the handler registered for its class, or
+ * vouch for its own client errors and store outages (logging outages), or, `undefined`, the
+ * adapter (a logged 500 unless the engine knows the error).
+ */
+export function answererOf<THandler>(
+  { handlers, log }: ReturnType<typeof errorHandling<THandler>>,
+  error: unknown,
+): { readonly handler: THandler } | { readonly vouch: VouchError } | undefined {
+  const handler = handlerFor(handlers, error);
+  if (handler !== undefined) return { handler };
+  if (error instanceof VouchError && (error.statusCode < 500 || error.statusCode === 503)) {
+    if (error instanceof StoreUnavailableError) log('vouch: credential store unavailable', error);
+    return { vouch: error };
   }
   return undefined;
 }

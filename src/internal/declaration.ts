@@ -1,0 +1,53 @@
+import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.js';
+import type { AuthenticateOptions } from '../core/authenticate.js';
+import { ConfigurationError } from '../core/errors.js';
+import {
+  createCsrfVerifier,
+  type CsrfOptions,
+  type CsrfProtection,
+} from '../csrf/csrf-protection.js';
+import { requirePrintable } from './hook.js';
+
+/** Options of an adapter's `requireAuth`. */
+export interface RequireAuthOptions {
+  /** Realm named in `WWW-Authenticate` challenges (default `api`). */
+  readonly realm?: string;
+  /**
+   * CSRF protection for cookie-based credentials on unsafe methods: its secret and trusted
+   * origins, or `false` to turn it off. Required when `auth` names a cookie-based authenticator.
+   */
+  readonly csrf?: CsrfOptions | false;
+}
+
+/** One `requireAuth(...)` as declared, resolved once. */
+export interface Declaration {
+  readonly requirements: readonly Requirement[] | null;
+  readonly engine: AuthenticateOptions;
+  readonly protection: CsrfProtection | undefined;
+  readonly privateRequirements: ReadonlySet<Requirement>;
+}
+
+/** Resolves and checks what one `requireAuth(auth, options)` of an engine's adapter declares. */
+export function declare(auth: AuthSpec, options: RequireAuthOptions): Declaration {
+  const realm = options.realm ?? 'api';
+  requirePrintable(realm, 'realm');
+  const requirements = resolveAuth(auth, 'requireAuth()');
+  const cookieBased = requirements?.some((r) => r.some((member) => member.cookieBased)) ?? false;
+  if (cookieBased && options.csrf === undefined) {
+    throw new ConfigurationError(
+      'requireAuth(): cookie-based authentication needs CSRF protection; give csrf: { secret, trustedOrigins } (or csrf: false)',
+    );
+  }
+  const protection =
+    options.csrf === undefined || options.csrf === false
+      ? undefined
+      : createCsrfVerifier(options.csrf);
+  return {
+    requirements,
+    engine: { realm, csrf: protection?.verify },
+    protection,
+    privateRequirements: new Set(
+      requirements?.filter((r) => r.some((member) => member.privateResponses)),
+    ),
+  };
+}
