@@ -1,0 +1,5 @@
+export { requireAuth, authOf, type RequireAuthOptions } from './require-auth.js';
+export { requestView, type ExpressRequestView } from './request-view.js';
+export { sendVouch } from './send-vouch.js';
+export * from './error-handler.js';
+export type { ErrorClass } from '../internal/handler-for.js';

@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, test } from 'node:test';
+import express, { type Express, type RequestHandler } from 'express';
+import { send, type ContractRequest } from '../../test/contract/harness.js';
+import {
+  APIKeyCookie,
+  AuthenticationError,
+  ConfigurationError,
+  HttpBasic,
+  HttpBearer,
+} from '../index.js';
+import { createCsrfVerifier } from '../csrf/csrf-protection.js';
+import { authOf, exceptionHandler, requireAuth, vouchErrorHandler } from './index.js';
+
+const csrf = {
+  secret: 'test-secret-of-sufficient-length-0123456789',
+  trustedOrigins: ['http://app.test'],
+};
+const cookieKey = new APIKeyCookie({ paramName: 'k', keys: new Map([['key-1', 'app']]) });
+const bearer = new HttpBearer({
+  authenticate: (_request, token) => {
+    if (token === 'boom') throw new Error('boom');
+    return token === 'good' ? 'ann' : undefined;
+  },
+});
+const basic = new HttpBasic({
+  authenticate: (_request, username) => (username === 'bob' ? username : undefined),
+});
+const answer: RequestHandler = (req, res) => {
+  res.json({ auth: req.auth ?? null });
+};
+const BEARER = { authorization: 'Bearer good' };
+const BASIC = { authorization: `Basic ${Buffer.from('bob:pw').toString('base64')}` };
+
+const servers: { close(): unknown }[] = [];
+after(() => {
+  for (const server of servers) server.close();
+});
+
+/** Starts `app` and answers requests to it over a socket. */
+async function serve(
+  app: Express,
+): Promise<(request: Partial<ContractRequest>) => ReturnType<typeof send>> {
+  const server = await new Promise<ReturnType<Express['listen']>>((resolve) => {
+    const started = app.listen(0, '127.0.0.1', () => {
+      resolve(started);
+    });
+  });
+  servers.push(server);
+  const { port } = server.address() as AddressInfo;
+  return (request) => send(port, { method: 'GET', path: '/', ...request });
+}
+
+test('cookie-based auth without csrf options is refused when declared', () => {
+  assert.throws(() => requireAuth(cookieKey), { code: 'VOUCH_ERR_CONFIGURATION' });
+});
+
+test('CSRF on a cookie key: header token, form token in a parsed body, none', async () => {
+  const app = express();
+  app.use(express.urlencoded());
+  app.post('/k', requireAuth(cookieKey, { csrf }), answer);
+  const { token } = createCsrfVerifier(csrf).issue('key-1');
+  const headers = { origin: 'http://app.test', cookie: `k=key-1; csrftoken=${token}` };
+  const post = await serve(app);
+  const form = { ...headers, 'content-type': 'application/x-www-form-urlencoded' };
+  const header = await post({
+    method: 'POST',
+    path: '/k',
+    headers: { ...headers, 'x-csrftoken': token },
+  });
+  assert.equal(header.status, 200);
+  assert.equal(header.cacheControl, 'private');
+  const fromForm = await post({
+    method: 'POST',
+    path: '/k',
+    headers: form,
+    body: `csrfmiddlewaretoken=${token}`,
+  });
+  assert.deepEqual(fromForm.body, { auth: 'app' });
+  const without = await post({ method: 'POST', path: '/k', headers: form, body: 'a=1' });
+  assert.equal(without.status, 403);
+  assert.deepEqual(without.body, { detail: 'CSRF check Failed' });
+});
+
+test('Routers: the most specific declaration wins, nested and on a route', async () => {
+  const app = express();
+  app.use(requireAuth(bearer));
+  const outer = express.Router();
+  outer.use(requireAuth(basic));
+  const inner = express.Router();
+  inner.get('/open', requireAuth(null), answer);
+  inner.get('/basic', answer);
+  outer.use('/in', inner);
+  app.use('/out', outer);
+  app.get('/head', requireAuth(null), answer);
+  app.use((_error: unknown, _req: unknown, _res: unknown, next: (error: unknown) => void) => {
+    next(_error);
+  });
+  app.use((_req, res) => res.status(404).json({ detail: 'Not Found' }));
+  const get = await serve(app);
+  assert.deepEqual((await get({ path: '/out/in/open' })).body, { auth: null });
+  assert.deepEqual((await get({ path: '/out/in/basic', headers: BASIC })).body, { auth: 'bob' });
+  assert.equal((await get({ path: '/out/in/basic', headers: BEARER })).status, 401);
+  assert.equal((await get({ method: 'HEAD' as 'GET', path: '/head' })).status, 200);
+  assert.equal((await get({ path: '/nowhere' })).status, 401);
+  assert.equal((await get({ path: '/nowhere', headers: BEARER })).status, 404);
+});
+
+test('fail closed: a declaration never covers what may answer before it', async () => {
+  const app = express();
+  app.get('/late', (_req, _res, next) => {
+    next();
+  }); // before any requireAuth: not searched
+  app.use(requireAuth(bearer));
+  app.get(
+    '/mw',
+    (_req, _res, next) => {
+      next();
+    },
+    requireAuth(null),
+    answer,
+  );
+  app.get(
+    '/skip',
+    (_req, _res, next) => {
+      next('route');
+    },
+    requireAuth(basic),
+    answer,
+  );
+  app.get('/skip', requireAuth(null), answer);
+  app.param('id', (_req, _res, next) => {
+    next();
+  });
+  app.get('/user/:id', requireAuth(null), answer);
+  app.get('/wrapped', (req, res, next) => requireAuth(null)(req, res, next), answer);
+  const sub = express();
+  sub.get('/open', requireAuth(null), answer);
+  sub.get('/basic', requireAuth(basic), answer);
+  app.use('/sub', sub);
+  app.use((_req, _res, next) => {
+    next();
+  }); // other middleware: the search stops here
+  app.get('/late', requireAuth(null), answer);
+  app.get('/both', requireAuth(basic), answer);
+  const get = await serve(app);
+  for (const path of [
+    '/mw',
+    '/skip',
+    '/user/1',
+    '/user/%E0%A4%A',
+    '/wrapped',
+    '/sub/open',
+    '/late',
+  ]) {
+    assert.equal((await get({ path })).status, 401, path);
+  }
+  assert.equal((await get({ path: 'http://127.0.0.1/late' })).status, 401);
+  assert.deepEqual((await get({ path: '/skip', headers: BEARER })).body, { auth: 'ann' });
+  assert.deepEqual((await get({ path: '/sub/open', headers: BEARER })).body, { auth: 'ann' });
+  // A declaration behind other middleware decides again: both must pass.
+  assert.equal((await get({ path: '/both', headers: BEARER })).status, 401);
+  assert.equal((await get({ path: '/sub/basic', headers: BEARER })).status, 401);
+});
+
+test('authOf types the winner', async () => {
+  const app = express();
+  app.get('/b', requireAuth(bearer), (req, res) => {
+    const user: string = authOf(req, bearer);
+    res.json({ auth: user });
+  });
+  const get = await serve(app);
+  assert.deepEqual((await get({ path: '/b', headers: BEARER })).body, { auth: 'ann' });
+});
+
+test('vouchErrorHandler: handlers, vouch errors from handlers, faults, started responses', async (t) => {
+  const logged = t.mock.method(console, 'error', () => undefined);
+  class Gone extends Error {}
+  const app = express();
+  app.get('/b', requireAuth(bearer), answer);
+  app.get('/gone', () => {
+    throw new Gone();
+  });
+  app.get('/vouch', () => {
+    throw new AuthenticationError('Token expired');
+  });
+  app.get('/value', (_req, _res, next) => {
+    next(7); // not an Error: still a logged 500
+  });
+  app.get('/config', () => {
+    throw new ConfigurationError('misdeclared');
+  });
+  app.set('env', 'test'); // Express's final handler logs nothing
+  app.get('/started', (_req, res, next) => {
+    res.json({ auth: null });
+    next(new Error('late'));
+  });
+  app.use(
+    vouchErrorHandler({
+      exceptionHandlers: [
+        exceptionHandler(Gone, (_error, _req, res) => res.status(410).json({ detail: 'Gone' })),
+      ],
+    }),
+  );
+  const get = await serve(app);
+  const boom = await get({ path: '/b', headers: { authorization: 'Bearer boom' } });
+  assert.equal(boom.status, 500);
+  assert.deepEqual(boom.body, { detail: 'Internal Server Error' });
+  assert.equal((await get({ path: '/gone' })).status, 410);
+  const vouch = await get({ path: '/vouch' });
+  assert.deepEqual([vouch.status, vouch.body], [401, { detail: 'Token expired' }]);
+  assert.equal((await get({ path: '/config' })).status, 500);
+  assert.equal((await get({ path: '/value' })).status, 500);
+  const started = await get({ path: '/started' });
+  assert.deepEqual([started.status, started.body], [200, { auth: null }]);
+  const ours = logged.mock.calls.filter((call) => String(call.arguments[0]).startsWith('vouch:'));
+  assert.equal(ours.length, 3);
+});
