@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import * as engineFree from '../internal/handler-for.js';
+import { SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
 import { challengesOf } from './require-auth.js';
 import { sendVouch } from './send-vouch.js';
 
@@ -37,13 +38,13 @@ export type VouchErrorHandlerOptions = engineFree.ErrorHandlerOptions<ExceptionH
  * @example app.use(vouchErrorHandler());
  */
 export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): ErrorRequestHandler {
-  const handling = engineFree.errorHandling<ExceptionHandler<never>>(options);
+  const { handlers, log, onOutage } = engineFree.errorHandling<ExceptionHandler<never>>(options);
   return function vouchOnError(error: unknown, req: Request, res: Response, next: NextFunction) {
     if (res.headersSent) {
       next(error);
       return undefined;
     }
-    const answerer = engineFree.answererOf(handling, error);
+    const answerer = engineFree.answererOf(handlers, error, onOutage);
     if (answerer !== undefined && 'handler' in answerer) {
       return (answerer.handler as ExceptionHandler)(error as Error, req, res);
     }
@@ -51,13 +52,10 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
       sendVouch(res, answerer.vouch, challengesOf(req));
       return undefined;
     }
-    handling.log(
-      'vouch: request failed',
-      error instanceof Error ? error : new Error(String(error)),
-    );
+    log('vouch: request failed', error instanceof Error ? error : new Error(String(error)));
     res.status(500);
     res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end('{"detail":"Internal Server Error"}');
+    res.end(SERVER_FAULT_BODY);
     return undefined;
   };
 }

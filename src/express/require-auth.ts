@@ -4,6 +4,7 @@ import { evaluate } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
 import type { CsrfProtection } from '../csrf/csrf-protection.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
+import { asError } from '../internal/handler-for.js';
 import { requestView } from './request-view.js';
 import { handlersFor, OPAQUE, rootPath, type RouterLike } from './routing.js';
 import { sendVouch } from './send-vouch.js';
@@ -139,11 +140,7 @@ async function run(
     }
     state.challenges = result.challenges;
     // Never a bare value: next('route') or next('router') would skip what follows.
-    next(
-      result.error instanceof Error
-        ? result.error
-        : new Error('an authenticate hook threw a non-Error value', { cause: result.error }),
-    );
+    next(asError(result.error));
     return;
   }
   // A form post may carry its CSRF token in the body, which a body parser put in `req.body`.

@@ -1,9 +1,14 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { StoreUnavailableError, VouchError } from '../core/errors.js';
-import { handlerFor } from '../internal/handler-for.js';
+import type { VouchError } from '../core/errors.js';
+import {
+  answererOf,
+  handlersByClass,
+  type ErrorClass,
+  type HandlerEntry,
+} from '../internal/handler-for.js';
+import { SERVER_FAULT_BODY, vouchAnswer } from '../internal/vouch-answer.js';
 
-/** An error class, abstract or not, whatever its constructor takes. */
-export type ErrorClass<TError extends Error = Error> = abstract new (...args: never[]) => TError;
+export type { ErrorClass } from '../internal/handler-for.js';
 
 /** Decides the response for an error of one class, as it would for an error in a handler. */
 export type ExceptionHandler<TError extends Error = Error> = (
@@ -13,7 +18,7 @@ export type ExceptionHandler<TError extends Error = Error> = (
 ) => unknown;
 
 /** A class and its handler, as given in the plugin's `exceptionHandlers` option. */
-export type ExceptionHandlerEntry = readonly [ErrorClass, ExceptionHandler<never>];
+export type ExceptionHandlerEntry = HandlerEntry<ExceptionHandler<never>>;
 
 /**
  * Pairs an error class with its handler, keeping the handler's `error` typed.
@@ -37,15 +42,17 @@ export function sendVouchError(
   error: VouchError,
   challenges: readonly string[],
 ): FastifyReply {
-  reply.code(error.statusCode);
-  if (error.statusCode === 401 && challenges.length > 0) {
-    reply.header('www-authenticate', challenges.length === 1 ? challenges[0] : [...challenges]);
+  const answer = vouchAnswer(error, challenges);
+  reply.code(answer.status);
+  if (answer.challenges.length > 0) {
+    const [only] = answer.challenges;
+    reply.header(
+      'www-authenticate',
+      answer.challenges.length === 1 ? only : [...answer.challenges],
+    );
   }
-  // What failed inside the store is for the log, never for the client.
-  const unavailable = error instanceof StoreUnavailableError;
-  if (unavailable) reply.header('retry-after', String(error.retryAfter));
-  const detail = unavailable ? 'Service Unavailable' : error.message;
-  return reply.type('application/json; charset=utf-8').send({ detail });
+  if (answer.retryAfter !== undefined) reply.header('retry-after', answer.retryAfter);
+  return reply.type('application/json; charset=utf-8').send(answer.body);
 }
 
 /**
@@ -55,8 +62,7 @@ export function sendVouchError(
  * logged 500 that reveals nothing.
  */
 export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
-  const handlers = new Map<unknown, ExceptionHandler<never>>();
-  for (const [errorClass, handler] of entries) handlers.set(errorClass, handler);
+  const handlers = handlersByClass(entries);
 
   return function vouchErrorHandler(
     this: unknown,
@@ -64,24 +70,22 @@ export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
     request: FastifyRequest,
     reply: FastifyReply,
   ): unknown {
-    const handler = handlerFor(handlers, error);
-    if (handler !== undefined) return (handler as ExceptionHandler)(error, request, reply);
-    if (error instanceof VouchError && (error.statusCode < 500 || error.statusCode === 503)) {
-      if (error instanceof StoreUnavailableError) {
-        request.log.warn({ err: error }, 'credential store unavailable');
-      }
+    const answerer = answererOf(handlers, error, (outage) => {
+      request.log.warn({ err: outage }, 'credential store unavailable');
+    });
+    if (answerer !== undefined && 'handler' in answerer) {
+      return (answerer.handler as ExceptionHandler)(error, request, reply);
+    }
+    if (answerer !== undefined) {
       const challenges = (request as FastifyRequest & { [kChallenges]?: readonly string[] })[
         kChallenges
       ];
-      return sendVouchError(reply, error, challenges ?? []);
+      return sendVouchError(reply, answerer.vouch, challenges ?? []);
     }
     const status = (error as { statusCode?: unknown }).statusCode;
     // Fastify's own client errors (validation, body too large, …) keep their usual answer.
     if (typeof status === 'number' && status >= 400 && status < 500) throw error;
     request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(500)
-      .type('application/json; charset=utf-8')
-      .send({ detail: 'Internal Server Error' });
+    return reply.code(500).type('application/json; charset=utf-8').send(SERVER_FAULT_BODY);
   };
 }

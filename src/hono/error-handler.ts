@@ -7,6 +7,7 @@ import {
   type ErrorHandlerOptions,
   type HandlerEntry,
 } from '../internal/handler-for.js';
+import { SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
 import { challengesOf } from './require-auth.js';
 import { vouchResponse } from './vouch-response.js';
 
@@ -41,16 +42,16 @@ export type VouchErrorHandlerOptions = ErrorHandlerOptions<ExceptionHandlerEntry
  * @example app.onError(vouchErrorHandler());
  */
 export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): ErrorHandler {
-  const handling = errorHandling<ExceptionHandler<never>>(options);
+  const { handlers, log, onOutage } = errorHandling<ExceptionHandler<never>>(options);
   return function vouchOnError(error, c) {
-    const answerer = answererOf(handling, error);
+    const answerer = answererOf(handlers, error, onOutage);
     if (answerer !== undefined && 'handler' in answerer) {
       return (answerer.handler as ExceptionHandler)(error, c);
     }
     if (answerer !== undefined) return vouchResponse(answerer.vouch, challengesOf(c));
     if (error instanceof HTTPException) return error.getResponse();
-    handling.log('vouch: request failed', error);
-    return new Response('{"detail":"Internal Server Error"}', {
+    log('vouch: request failed', error);
+    return new Response(SERVER_FAULT_BODY, {
       status: 500,
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });

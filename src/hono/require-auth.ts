@@ -5,6 +5,7 @@ import { evaluate } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
 import type { CsrfProtection } from '../csrf/csrf-protection.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
+import { asError } from '../internal/handler-for.js';
 import { requestView, type HonoRequestView } from './request-view.js';
 import { vouchResponse } from './vouch-response.js';
 
@@ -31,9 +32,9 @@ export function challengesOf(c: Context): readonly string[] {
  * `requireAuth` middlewares Hono matched for a request, the last (the route's, then the sub-app's,
  * then the app's) decides, unless a handler registered for a method comes before it (that
  * handler may answer, so it keeps the earlier declaration: fail closed). Authentication runs
- * once, where the first of them stands. The
- * winner's value is `c.get('auth')`; refusals answer 401, 400, 403 or 503 here, and what a hook
- * throws goes to `app.onError` (see `vouchErrorHandler`).
+ * once, where the first of them stands. The winner's value is `c.get('auth')`; refusals answer
+ * 401, 400, 403 or 503 here, and what a hook throws goes to `app.onError` (see
+ * `vouchErrorHandler`).
  *
  * @example
  * app.get('/bearer', requireAuth(bearer), (c) => c.json({ token: c.get('auth') }));
@@ -92,9 +93,7 @@ async function run(
     if (!result.thrown) return vouchResponse(result.error as VouchError, result.challenges);
     challenges.set(c, result.challenges);
     // Hono hands only Errors to onError; anything else thrown is wrapped so it still gets there.
-    throw result.error instanceof Error
-      ? result.error
-      : new Error('an authenticate hook threw a non-Error value', { cause: result.error });
+    throw asError(result.error);
   }
   if (
     result.csrfDeferred !== undefined &&

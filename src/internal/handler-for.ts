@@ -32,37 +32,54 @@ export interface ErrorHandlerOptions<TEntry> {
   readonly log?: (message: string, error: Error) => void;
 }
 
-/** The handlers by class, and the log, that an adapter's error handler was given. */
-export function errorHandling<THandler>(options: ErrorHandlerOptions<HandlerEntry<THandler>>): {
-  handlers: Map<unknown, THandler>;
-  log: (message: string, error: Error) => void;
-} {
+/** The handlers by class, from an adapter's `exceptionHandlers` entries. */
+export function handlersByClass<THandler>(
+  entries: Iterable<HandlerEntry<THandler>>,
+): Map<unknown, THandler> {
   const handlers = new Map<unknown, THandler>();
-  for (const [errorClass, handler] of options.exceptionHandlers ?? []) {
-    handlers.set(errorClass, handler);
-  }
+  for (const [errorClass, handler] of entries) handlers.set(errorClass, handler);
+  return handlers;
+}
+
+/**
+ * What an adapter's error handler without a logger of its engine's needs: the handlers by class,
+ * the log (default `console.error`), and what logs a store outage.
+ */
+export function errorHandling<THandler>(options: ErrorHandlerOptions<HandlerEntry<THandler>>) {
+  const handlers = handlersByClass(options.exceptionHandlers ?? []);
   const log =
     options.log ??
-    ((message, error) => {
+    ((message: string, error: Error) => {
       console.error(message, error);
     });
-  return { handlers, log };
+  const onOutage = (error: Error) => {
+    log('vouch: credential store unavailable', error);
+  };
+  return { handlers, log, onOutage };
 }
 
 /**
  * Who answers an error in an adapter's error handler: the handler registered for its class, or
- * vouch for its own client errors and store outages (logging outages), or, `undefined`, the
- * adapter (a logged 500 unless the engine knows the error).
+ * vouch for its own client errors and store outages (calling `onOutage` for those), or,
+ * `undefined`, the adapter (a logged 500 unless the engine knows the error).
  */
 export function answererOf<THandler>(
-  { handlers, log }: ReturnType<typeof errorHandling<THandler>>,
+  handlers: ReadonlyMap<unknown, THandler>,
   error: unknown,
+  onOutage: (error: StoreUnavailableError) => void,
 ): { readonly handler: THandler } | { readonly vouch: VouchError } | undefined {
   const handler = handlerFor(handlers, error);
   if (handler !== undefined) return { handler };
   if (error instanceof VouchError && (error.statusCode < 500 || error.statusCode === 503)) {
-    if (error instanceof StoreUnavailableError) log('vouch: credential store unavailable', error);
+    if (error instanceof StoreUnavailableError) onOutage(error);
     return { vouch: error };
   }
   return undefined;
+}
+
+/** What a hook threw, as an Error: engines that pass only Errors on get a non-Error wrapped. */
+export function asError(thrown: unknown): Error {
+  return thrown instanceof Error
+    ? thrown
+    : new Error('an authenticate hook threw a non-Error value', { cause: thrown });
 }

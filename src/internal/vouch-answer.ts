@@ -22,3 +22,6 @@ export function vouchAnswer(error: VouchError, challenges: readonly string[]): V
     body: JSON.stringify({ detail: unavailable ? 'Service Unavailable' : error.message }),
   };
 }
+
+/** The body of a 500: nothing about what failed, which goes to the log. */
+export const SERVER_FAULT_BODY = '{"detail":"Internal Server Error"}';
