@@ -1,10 +1,9 @@
 // The contract table on Express 5: requireAuth on the app, Routers and routes.
-import express, { type Express, type RequestHandler, type Router } from 'express';
-import type { AddressInfo } from 'node:net';
+import express, { type RequestHandler, type Router } from 'express';
 import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/express/index.js';
 import type { AppDeclaration, RouteDeclaration } from './declarations.js';
 import { TeapotError } from './declarations.js';
-import type { Harness } from './harness.js';
+import { listening, type Harness } from './harness.js';
 import { runContract } from './run.js';
 
 const answer: RequestHandler = (req, res) => {
@@ -39,21 +38,7 @@ export const expressHarness: Harness = {
         log: () => undefined,
       }),
     );
-    const server = await new Promise<ReturnType<Express['listen']>>((resolve) => {
-      const started = app.listen(0, '127.0.0.1', () => {
-        resolve(started);
-      });
-    });
-    return {
-      port: (server.address() as AddressInfo).port,
-      close: () =>
-        new Promise<void>((resolve, reject) => {
-          server.close((error) => {
-            if (error === undefined) resolve();
-            else reject(error);
-          });
-        }),
-    };
+    return listening(app.listen(0, '127.0.0.1'));
   },
 };
 

@@ -1,11 +1,32 @@
 // What the contract suite needs of an adapter, and how it talks to the app over a real socket.
-import { request } from 'node:http';
+import { request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { AppDeclaration } from './declarations.js';
 
 /** A running app: its port, and how to stop it. */
 export interface Running {
   readonly port: number;
   close(): Promise<void>;
+}
+
+/** A Node server of an engine's making, once it listens: its port, and closing it. */
+export function listening(server: Server): Promise<Running> {
+  const running = (): Running => ({
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
+      }),
+  });
+  if (server.listening) return Promise.resolve(running());
+  return new Promise((resolve) => {
+    server.once('listening', () => {
+      resolve(running());
+    });
+  });
 }
 
 /** One engine: builds the declared app on a real socket (127.0.0.1, any free port). */

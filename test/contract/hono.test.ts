@@ -1,11 +1,11 @@
 // The contract table on Hono over @hono/node-server: requireAuth on the app, sub-apps and routes.
 import { serve } from '@hono/node-server';
 import { Hono, type Handler } from 'hono';
-import type { AddressInfo } from 'node:net';
 import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/hono/index.js';
 import type { AppDeclaration, RouteDeclaration } from './declarations.js';
 import { TeapotError } from './declarations.js';
-import type { Harness } from './harness.js';
+import type { Server } from 'node:http';
+import { listening, type Harness } from './harness.js';
 import { runContract } from './run.js';
 
 const answer: Handler = (c) => c.json({ auth: (c.get('auth') as unknown) ?? null });
@@ -41,21 +41,7 @@ export const honoHarness: Harness = {
       for (const route of group.routes) declare(sub, route);
       app.route(group.prefix, sub);
     }
-    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-      const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => {
-        resolve(started);
-      });
-    });
-    return {
-      port: (server.address() as AddressInfo).port,
-      close: () =>
-        new Promise<void>((resolve, reject) => {
-          server.close((error) => {
-            if (error === undefined) resolve();
-            else reject(error);
-          });
-        }),
-    };
+    return listening(serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }) as Server);
   },
 };
 
