@@ -9,3 +9,8 @@ export type { ErrorClass } from '../internal/handler-for.js';
 export { requestView, type HonoRequestView } from './request-view.js';
 export { requireAuth, type AuthEnv, type RequireAuthOptions } from './require-auth.js';
 export { vouchResponse } from './vouch-response.js';
+export { documentSecurity, type RoutedApp } from './document-security.js';
+export {
+  csrfRequestInterceptorSource,
+  type CsrfNames,
+} from '../openapi/csrf-interceptor-source.js';

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { RouterRoute } from 'hono/types';
 import { matchedRoutes } from 'hono/route';
 import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
 import { evaluate } from '../core/authenticate.js';
@@ -50,31 +51,42 @@ export function requireAuth<const TSpec extends AuthSpec>(
       return;
     }
     decided.add(c);
-    return run(mostSpecific(c) ?? declaration, c, next);
+    const deciding = lastBeforeHandler(matchedRoutes(c), c.req.routeIndex + 1);
+    return run(deciding ?? declaration, c, next);
   };
   declarations.set(middleware, declaration);
   return middleware;
 }
 
 /**
- * The declaration that decides a request: of the requireAuth middlewares Hono matched after the
- * current one, the last before any handler registered for a method (`get`, `post`, …), which may
- * answer. The search ends there, so a later, weaker declaration never covers an earlier handler.
+ * The declaration deciding a request whose matched routes are `routes`: where the first
+ * requireAuth middleware stands, the last of those that follow it before any handler registered
+ * for a method (`get`, `post`, …), which may answer; itself when none follows. The search ends
+ * there, so a later, weaker declaration never covers an earlier handler. `undefined` without any.
  */
-function mostSpecific(c: Context): Declaration | undefined {
-  const routes = matchedRoutes(c);
+export function decidingDeclaration(routes: readonly RouterRoute[]): Declaration | undefined {
+  const first = routes.findIndex((route) => declarationOf(route) !== undefined);
+  if (first === -1) return undefined;
+  return lastBeforeHandler(routes, first + 1) ?? declarationOf(routes[first] as RouterRoute);
+}
+
+/** Of the requireAuth middlewares among `routes` from `from` on, the last before a handler. */
+function lastBeforeHandler(routes: readonly RouterRoute[], from: number): Declaration | undefined {
   let found: Declaration | undefined;
-  for (let i = c.req.routeIndex + 1; i < routes.length; i++) {
-    const route = routes[i] as (typeof routes)[number];
-    const handler = route.handler as object & { __COMPOSED_HANDLER?: object };
-    // A sub-app with its own onError has its handlers wrapped; Hono keeps the original here.
-    const declaration =
-      declarations.get(handler) ?? declarations.get(handler.__COMPOSED_HANDLER ?? handler);
+  for (let i = from; i < routes.length; i++) {
+    const route = routes[i] as RouterRoute;
+    const declaration = declarationOf(route);
     if (declaration !== undefined) found = declaration;
     // 'ALL': registered by use() (or all()); anything else is a route's own handler.
     else if (route.method !== 'ALL') break;
   }
   return found;
+}
+
+function declarationOf(route: RouterRoute): Declaration | undefined {
+  const handler = route.handler as object & { __COMPOSED_HANDLER?: object };
+  // A sub-app with its own onError has its handlers wrapped; Hono keeps the original here.
+  return declarations.get(handler) ?? declarations.get(handler.__COMPOSED_HANDLER ?? handler);
 }
 
 async function run(

@@ -6,6 +6,7 @@ import {
   type CsrfOptions,
   type CsrfProtection,
 } from '../csrf/csrf-protection.js';
+import type { OperationAuth } from '../openapi/document-security.js';
 import { requirePrintable } from './hook.js';
 
 /** Options of an adapter's `requireAuth`. */
@@ -49,5 +50,14 @@ export function declare(auth: AuthSpec, options: RequireAuthOptions): Declaratio
     privateRequirements: new Set(
       requirements?.filter((r) => r.some((member) => member.privateResponses)),
     ),
+  };
+}
+
+/** What a declaration puts in force on an operation, for its OpenAPI description. */
+export function operationAuth(declaration: Declaration): OperationAuth {
+  return {
+    requirements: declaration.requirements,
+    csrf: declaration.protection !== undefined,
+    realm: declaration.engine.realm,
   };
 }

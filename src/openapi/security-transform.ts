@@ -1,34 +1,14 @@
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
-import type { SecurityScheme } from '../core/security-scheme.js';
 import { routeAuthOf } from '../fastify/route-auth.js';
 import type { VouchDecoration } from '../fastify/types.js';
 import { describeSecurity } from './describe-security.js';
+import { addSecuritySchemes, type DocumentParts } from './document-security.js';
 import { withSecurity } from './with-security.js';
 
 /** What the transforms need from the app: vouch's decoration (read when the document is built). */
 export interface VouchDescribed {
   readonly vouch: Pick<VouchDecoration, 'securitySchemes' | 'realm'>;
-}
-
-/** The parts of an OpenAPI document the transforms touch. */
-interface DocumentParts {
-  components?: { securitySchemes?: Record<string, unknown> };
-  security?: readonly unknown[];
-}
-
-/**
- * Puts vouch's schemes into `components.securitySchemes`, next to any the document already has
- * (vouch's win on a shared name: the description must say what is enforced). Copies, so nothing
- * later done to the document reaches the authenticators.
- */
-function addSecuritySchemes(
-  document: DocumentParts,
-  schemes: Record<string, SecurityScheme>,
-): void {
-  const merged = { ...document.components?.securitySchemes, ...structuredClone(schemes) };
-  if (Object.keys(merged).length === 0) return;
-  document.components = { ...document.components, securitySchemes: merged };
 }
 
 /**
