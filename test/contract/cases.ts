@@ -1,4 +1,6 @@
 // The contract as a table: each case is a request and what every adapter must answer.
+import { issueCsrfToken } from '../../src/csrf/index.js';
+import { BOB, csrf, SAM, type Method } from './declarations.js';
 import type { ContractRequest } from './harness.js';
 
 /** What a case expects; fields left out are not compared. */
@@ -27,11 +29,11 @@ const QUERY = 'APIKey realm="api", in="query", name="api_key"';
 const HEADER = 'APIKey realm="api", in="header", name="X-API-Key"';
 const ANN = { user: 'ann' };
 
-const get = (path: string, headers: Record<string, string | string[]> = {}): ContractRequest => ({
-  method: 'GET',
-  path,
-  headers,
-});
+type Headers = Record<string, string | string[]>;
+const send = (method: Method, path: string, headers: Headers, body?: string): ContractRequest =>
+  body === undefined ? { method, path, headers } : { method, path, headers, body };
+const get = (path: string, headers: Headers = {}) => send('GET', path, headers);
+const post = (path: string, headers: Headers, body?: string) => send('POST', path, headers, body);
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const basic = (userPass: string) => ({
   authorization: `Basic ${Buffer.from(userPass, 'utf8').toString('base64')}`,
@@ -42,6 +44,38 @@ const unauthorized = (challenges: readonly string[], detail = 'Unauthorized') =>
   challenges,
 });
 const BAD_REQUEST = { status: 400, detail: 'Bad Request', challenges: [] } as const;
+
+// Sessions and CSRF. Tokens come from the library, as a sign-in issues them: bound to sam's
+// session id (bob's for an attacker's own), or to the cookie key.
+const SAM_USER = { user: 'sam' };
+const SAM_TOKEN = csrf.issue(SAM).token;
+const SESSION_OK = { status: 200, auth: SAM_USER, cacheControl: 'private', challenges: [] };
+const CSRF_FAILED = { status: 403, detail: 'CSRF check Failed', challenges: [] } as const;
+const SITE = { origin: 'https://app.example' };
+const EVIL = 'https://evil.example';
+const cookies = (credential: string, token: string) => ({
+  cookie: `${credential}; csrftoken=${token}`,
+});
+const token = (value: string) => ({ 'X-CSRFToken': value });
+/** A cookie credential, and one token in both the CSRF cookie and the header. */
+const withToken = (credential: string, value: string) => ({
+  ...cookies(credential, value),
+  ...token(value),
+});
+const SAM_COOKIE = `sessionid=${SAM}`;
+/** What a page of the site adds to sam's requests: his cookies and the token in the header. */
+const SAM_CSRF = withToken(SAM_COOKIE, SAM_TOKEN);
+const FROM_SITE = { ...SITE, ...SAM_CSRF };
+/** A form post from a page of the site, with sam's cookies; the token goes in the body. */
+const FORM = {
+  ...SITE,
+  ...cookies(SAM_COOKIE, SAM_TOKEN),
+  'content-type': 'application/x-www-form-urlencoded',
+};
+const field = (value: string) => `name=rex&csrfmiddlewaretoken=${encodeURIComponent(value)}`;
+const BOB_TOKEN = csrf.issue(BOB).token;
+const KEY_TOKEN = csrf.issue('cookie-key').token;
+const KEY_COOKIE = 'X-API-KEY=cookie-key';
 
 const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
   // Each kind: accepted, absent, rejected.
@@ -94,6 +128,158 @@ const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
   ],
   ['function accepted', get('/function', { 'x-client': 'robot' }), { status: 200, auth: 'robot' }],
   ['function refuses: 401 without challenge', get('/function'), unauthorized([])],
+  [
+    'cookie key given twice',
+    get('/cookie', { cookie: 'X-API-KEY=cookie-key; X-API-KEY=cookie-key' }),
+    BAD_REQUEST,
+  ],
+  // Sessions.
+  ['session accepted, private', get('/session', { cookie: SAM_COOKIE }), SESSION_OK],
+  ['session absent: 401 without challenge', get('/session', { cookie: 'a=1' }), unauthorized([])],
+  ['session unknown', get('/session', { cookie: 'sessionid=unknown' }), unauthorized([])],
+  [
+    'session cookie given twice',
+    get('/session', { cookie: `sessionid=${SAM}; sessionid=${SAM}` }),
+    BAD_REQUEST,
+  ],
+  [
+    'session cookie given twice, on two lines',
+    get('/session', { cookie: [`sessionid=${SAM}`, `sessionid=${BOB}`] }),
+    BAD_REQUEST,
+  ],
+  [
+    'session store unreachable',
+    get('/session', { cookie: 'sessionid=store-down' }),
+    { status: 503, detail: 'Service Unavailable', retryAfter: '5', challenges: [] },
+  ],
+  // CSRF: cookie credentials on unsafe methods need a trusted origin and the token.
+  ...(['POST', 'PUT', 'DELETE'] as const).flatMap((method) => [
+    [`CSRF: ${method} with the token`, send(method, '/session', FROM_SITE), SESSION_OK] as const,
+    [
+      `CSRF: ${method} without the token`,
+      send(method, '/session', { ...SITE, ...cookies(SAM_COOKIE, SAM_TOKEN) }),
+      CSRF_FAILED,
+    ] as const,
+  ]),
+  ...(['HEAD', 'OPTIONS'] as const).map(
+    (method) =>
+      [
+        `CSRF: ${method} is safe, no token or origin needed`,
+        send(method, '/session', { origin: EVIL, cookie: SAM_COOKIE }),
+        SESSION_OK,
+      ] as const,
+  ),
+  [
+    'CSRF: no CSRF cookie',
+    post('/session', { ...SITE, cookie: SAM_COOKIE, ...token(SAM_TOKEN) }),
+    CSRF_FAILED,
+  ],
+  [
+    'CSRF: header and cookie hold different valid tokens',
+    post('/session', { ...FROM_SITE, ...token(csrf.issue(SAM).token) }),
+    CSRF_FAILED,
+  ],
+  [
+    'CSRF: token signed with another secret',
+    post('/session', { ...SITE, ...withToken(SAM_COOKIE, issueCsrfToken('not-the-secret', SAM)) }),
+    CSRF_FAILED,
+  ],
+  [
+    "CSRF: another session's token",
+    post('/session', { ...SITE, ...withToken(SAM_COOKIE, BOB_TOKEN) }),
+    CSRF_FAILED,
+  ],
+  [
+    'CSRF: token header given twice',
+    post('/session', { ...FROM_SITE, 'X-CSRFToken': [SAM_TOKEN, SAM_TOKEN] }),
+    CSRF_FAILED,
+  ],
+  ['CSRF: untrusted Origin', post('/session', { ...FROM_SITE, origin: EVIL }), CSRF_FAILED],
+  ['CSRF: neither Origin nor Referer', post('/session', SAM_CSRF), CSRF_FAILED],
+  [
+    'CSRF: trusted Referer without Origin',
+    post('/session', { ...SAM_CSRF, referer: 'https://app.example/pets/new' }),
+    SESSION_OK,
+  ],
+  [
+    'CSRF: untrusted Referer without Origin',
+    post('/session', { ...SAM_CSRF, referer: `${EVIL}/pets/new` }),
+    CSRF_FAILED,
+  ],
+  [
+    'CSRF: Sec-Fetch-Site same-origin',
+    post('/session', { ...SAM_CSRF, 'sec-fetch-site': 'same-origin' }),
+    SESSION_OK,
+  ],
+  [
+    'CSRF: Sec-Fetch-Site cross-site beats a trusted Origin',
+    post('/session', { ...FROM_SITE, 'sec-fetch-site': 'cross-site' }),
+    CSRF_FAILED,
+  ],
+  [
+    'CSRF: not checked for a session that is refused',
+    post('/session', { cookie: 'sessionid=unknown' }),
+    unauthorized([]),
+  ],
+  ['CSRF: exempt operation', post('/session/exempt', { cookie: SAM_COOKIE }), SESSION_OK],
+  ['CSRF: form post, token in its field', post('/session', FORM, field(SAM_TOKEN)), SESSION_OK],
+  ['CSRF: form post without the field', post('/session', FORM, 'name=rex'), CSRF_FAILED],
+  [
+    "CSRF: form post, another session's token",
+    post('/session', { ...FORM, ...cookies(SAM_COOKIE, BOB_TOKEN) }, field(BOB_TOKEN)),
+    CSRF_FAILED,
+  ],
+  [
+    'CSRF: form post from an untrusted Origin',
+    post('/session', { ...FORM, origin: EVIL }, field(SAM_TOKEN)),
+    CSRF_FAILED,
+  ],
+  [
+    'CSRF on a cookie key: token bound to the key',
+    post('/cookie', { ...SITE, ...withToken(KEY_COOKIE, KEY_TOKEN) }),
+    { status: 200, auth: 'cookie-app', cacheControl: 'private' },
+  ],
+  [
+    'CSRF on a cookie key: no token',
+    post('/cookie', { ...SITE, ...cookies(KEY_COOKIE, KEY_TOKEN) }),
+    CSRF_FAILED,
+  ],
+  [
+    "CSRF on a cookie key: a session's token",
+    post('/cookie', { ...SITE, ...withToken(KEY_COOKIE, SAM_TOKEN) }),
+    CSRF_FAILED,
+  ],
+  // CSRF in a list [session, Bearer]: a cookie failing CSRF is unusable, the next one runs.
+  [
+    'CSRF: a Bearer POST needs no token',
+    post('/session-or-bearer', bearer('good-token')),
+    { status: 200, auth: ANN, challenges: [] },
+  ],
+  [
+    'CSRF: the session with its token wins',
+    post('/session-or-bearer', { ...FROM_SITE, ...bearer('good-token') }),
+    SESSION_OK,
+  ],
+  [
+    'CSRF: the session fails it, Bearer accepts',
+    post('/session-or-bearer', { cookie: SAM_COOKIE, ...bearer('good-token') }),
+    { status: 200, auth: ANN },
+  ],
+  [
+    'CSRF: a form post without the field, Bearer accepts',
+    post('/session-or-bearer', { ...FORM, ...bearer('good-token') }, 'name=rex'),
+    { status: 200, auth: ANN },
+  ],
+  [
+    'CSRF: the session fails it, no Bearer',
+    post('/session-or-bearer', { cookie: SAM_COOKIE }),
+    CSRF_FAILED,
+  ],
+  [
+    'CSRF: the session fails it, Bearer rejected',
+    post('/session-or-bearer', { cookie: SAM_COOKIE, ...bearer('wrong') }),
+    CSRF_FAILED,
+  ],
   // Lists and groups.
   [
     'list: the first that accepts wins',

@@ -12,6 +12,8 @@ import {
   type AuthSpec,
   type RequestView,
 } from '../../src/index.js';
+import { createCsrfVerifier, type CsrfOptions } from '../../src/csrf/index.js';
+import { MemorySessionStore, SessionAuth } from '../../src/session/index.js';
 
 /** An error of the application's own, with an exception handler registered for it. */
 export class TeapotError extends Error {}
@@ -57,15 +59,51 @@ export const cookieKey = new APIKeyCookie({
   paramName: 'X-API-KEY',
   keys: new Map([['cookie-key', 'cookie-app']]),
 });
+
+/** A user as the session store keeps it. */
+export interface User {
+  readonly user: string;
+}
+
+/** Sessions in memory, except that the store cannot be reached for the id `store-down`. */
+class FlakySessionStore extends MemorySessionStore<User> {
+  override get(sessionId: string): Promise<User | undefined> {
+    if (sessionId !== 'store-down') return super.get(sessionId);
+    return Promise.reject(
+      new StoreUnavailableError('session store unreachable', { retryAfter: 5 }),
+    );
+  }
+}
+const sessions = new FlakySessionStore();
+export const session = new SessionAuth({ store: sessions });
+/** Live sessions, signed in before any app starts: sam's, and bob's (the attacker's own). */
+export const SAM = await sessions.create({ user: 'sam' });
+export const BOB = await sessions.create({ user: 'bob' });
+
+/** CSRF protection of every adapter: the same secret, so a token issued once works on all. */
+export const csrfOptions: CsrfOptions = {
+  secret: 'contract-suite-csrf-secret',
+  trustedOrigins: ['https://app.example'],
+};
+/** Issues tokens as a sign-in would, through the library's own API. */
+export const csrf = createCsrfVerifier(csrfOptions);
+
 export function robot(request: RequestView): string | undefined {
   return request.headers['x-client'] === 'robot' ? 'robot' : undefined;
 }
 
-/** One route: `auth` undefined inherits from its group or the app. */
+/** The methods the contract declares routes for (HEAD is served by GET routes). */
+export type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * One route: `auth` undefined inherits from its group or the app; `csrf: false` exempts the
+ * operation from CSRF protection.
+ */
 export interface RouteDeclaration {
-  readonly method: 'GET' | 'POST';
+  readonly method: Exclude<Method, 'HEAD'>;
   readonly path: string;
   readonly auth?: AuthSpec;
+  readonly csrf?: false;
 }
 
 /** Routes mounted under a prefix with their own `auth` (a Fastify router, a Hono sub-app). */
@@ -78,6 +116,8 @@ export interface GroupDeclaration {
 /** The whole application: app-wide `auth`, routes and groups. Every handler answers its auth. */
 export interface AppDeclaration {
   readonly auth: AuthSpec;
+  /** CSRF protection for cookie credentials on unsafe methods, the API's and every route's. */
+  readonly csrf: CsrfOptions;
   readonly routes: readonly RouteDeclaration[];
   readonly groups: readonly GroupDeclaration[];
   /** The response of the registered exception handler for {@link TeapotError}. */
@@ -86,6 +126,7 @@ export interface AppDeclaration {
 
 export const app: AppDeclaration = {
   auth: bearer,
+  csrf: csrfOptions,
   routes: [
     { method: 'GET', path: '/inherit' },
     { method: 'POST', path: '/inherit' },
@@ -94,10 +135,18 @@ export const app: AppDeclaration = {
     { method: 'GET', path: '/query', auth: queryKey },
     { method: 'GET', path: '/header', auth: headerKey },
     { method: 'GET', path: '/cookie', auth: cookieKey },
+    { method: 'POST', path: '/cookie', auth: cookieKey },
     { method: 'GET', path: '/function', auth: robot },
     { method: 'GET', path: '/multiple', auth: [queryKey, headerKey] },
     { method: 'GET', path: '/both', auth: allOf(bearer, headerKey) },
     { method: 'GET', path: '/public', auth: null },
+    ...(['GET', 'OPTIONS', 'POST', 'PUT', 'DELETE'] as const).map((method) => ({
+      method,
+      path: '/session',
+      auth: session,
+    })),
+    { method: 'POST', path: '/session/exempt', auth: session, csrf: false },
+    { method: 'POST', path: '/session-or-bearer', auth: [session, bearer] },
   ],
   groups: [
     {

@@ -1,6 +1,7 @@
 // The contract table on Express 5: requireAuth on the app, Routers and routes.
 import express, { type RequestHandler, type Router } from 'express';
 import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/express/index.js';
+import type { CsrfOptions } from '../../src/csrf/index.js';
 import type { AppDeclaration, RouteDeclaration } from './declarations.js';
 import { TeapotError } from './declarations.js';
 import { listening, type Harness } from './harness.js';
@@ -10,10 +11,10 @@ const answer: RequestHandler = (req, res) => {
   res.json({ auth: req.auth ?? null });
 };
 
-function declare(router: Router, route: RouteDeclaration): void {
-  const method = route.method === 'GET' ? 'get' : 'post';
+function declare(router: Router, route: RouteDeclaration, csrf: CsrfOptions): void {
+  const method = route.method.toLowerCase() as Lowercase<RouteDeclaration['method']>;
   if (route.auth === undefined) router[method](route.path, answer);
-  else router[method](route.path, requireAuth(route.auth, { csrf: false }), answer);
+  else router[method](route.path, requireAuth(route.auth, { csrf: route.csrf ?? csrf }), answer);
 }
 
 export const expressHarness: Harness = {
@@ -21,12 +22,14 @@ export const expressHarness: Harness = {
   combinesLines: false,
   async start(declaration: AppDeclaration) {
     const app = express();
-    app.use(requireAuth(declaration.auth, { csrf: false }));
-    for (const route of declaration.routes) declare(app.router as Router, route);
+    // Before requireAuth: a form post's CSRF token is read from the parsed body.
+    app.use(express.urlencoded());
+    app.use(requireAuth(declaration.auth, { csrf: declaration.csrf }));
+    for (const route of declaration.routes) declare(app.router as Router, route, declaration.csrf);
     for (const group of declaration.groups) {
       const router = express.Router();
-      router.use(requireAuth(group.auth, { csrf: false }));
-      for (const route of group.routes) declare(router, route);
+      router.use(requireAuth(group.auth, { csrf: declaration.csrf }));
+      for (const route of group.routes) declare(router, route, declaration.csrf);
       app.use(group.prefix, router);
     }
     const { status, detail } = declaration.teapot;

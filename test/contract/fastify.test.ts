@@ -1,4 +1,5 @@
 // The contract table on Fastify: the vouch plugin, routers and per-route `auth`.
+import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { exceptionHandler, router, vouch } from '../../src/fastify/index.js';
 import type { AppDeclaration, RouteDeclaration } from './declarations.js';
@@ -11,6 +12,7 @@ function declare(app: FastifyInstance, route: RouteDeclaration): void {
     method: route.method,
     url: route.path,
     ...(route.auth === undefined ? {} : { auth: route.auth }),
+    ...(route.csrf === undefined ? {} : { csrf: route.csrf }),
     handler: async (request) => ({ auth: request.auth ?? null }),
   });
 }
@@ -20,10 +22,11 @@ export const fastifyHarness: Harness = {
   combinesLines: false,
   async start(declaration: AppDeclaration) {
     const app = Fastify({ logger: false });
+    await app.register(formbody);
     const { status, detail } = declaration.teapot;
     await app.register(vouch, {
       auth: declaration.auth,
-      csrf: false,
+      csrf: declaration.csrf,
       exceptionHandlers: [
         exceptionHandler(TeapotError, (_error, _request, reply) =>
           reply.code(status).send({ detail }),

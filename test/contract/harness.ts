@@ -1,7 +1,7 @@
 // What the contract suite needs of an adapter, and how it talks to the app over a real socket.
 import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppDeclaration } from './declarations.js';
+import type { AppDeclaration, Method } from './declarations.js';
 
 /** A running app: its port, and how to stop it. */
 export interface Running {
@@ -39,7 +39,7 @@ export interface Harness {
 
 /** A request: header values given as a list are sent as that many lines. */
 export interface ContractRequest {
-  readonly method: 'GET' | 'POST';
+  readonly method: Method;
   readonly path: string;
   readonly headers?: Readonly<Record<string, string | readonly string[]>>;
   readonly body?: string;

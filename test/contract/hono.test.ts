@@ -2,6 +2,7 @@
 import { serve } from '@hono/node-server';
 import { Hono, type Handler } from 'hono';
 import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/hono/index.js';
+import type { CsrfOptions } from '../../src/csrf/index.js';
 import type { AppDeclaration, RouteDeclaration } from './declarations.js';
 import { TeapotError } from './declarations.js';
 import type { Server } from 'node:http';
@@ -10,9 +11,12 @@ import { runContract } from './run.js';
 
 const answer: Handler = (c) => c.json({ auth: (c.get('auth') as unknown) ?? null });
 
-function declare(app: Hono, route: RouteDeclaration): void {
+function declare(app: Hono, route: RouteDeclaration, csrf: CsrfOptions): void {
   if (route.auth === undefined) app.on(route.method, route.path, answer);
-  else app.on(route.method, route.path, requireAuth(route.auth, { csrf: false }), answer);
+  else {
+    const guard = requireAuth(route.auth, { csrf: route.csrf ?? csrf });
+    app.on(route.method, route.path, guard, answer);
+  }
 }
 
 export const honoHarness: Harness = {
@@ -33,12 +37,12 @@ export const honoHarness: Harness = {
         log: () => undefined,
       }),
     );
-    app.use('*', requireAuth(declaration.auth, { csrf: false }));
-    for (const route of declaration.routes) declare(app, route);
+    app.use('*', requireAuth(declaration.auth, { csrf: declaration.csrf }));
+    for (const route of declaration.routes) declare(app, route, declaration.csrf);
     for (const group of declaration.groups) {
       const sub = new Hono();
-      sub.use('*', requireAuth(group.auth, { csrf: false }));
-      for (const route of group.routes) declare(sub, route);
+      sub.use('*', requireAuth(group.auth, { csrf: declaration.csrf }));
+      for (const route of group.routes) declare(sub, route, declaration.csrf);
       app.route(group.prefix, sub);
     }
     return listening(serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }) as Server);
