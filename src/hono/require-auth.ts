@@ -120,13 +120,16 @@ async function run(
   return undefined;
 }
 
-// A form post may carry its CSRF token in the body; Hono keeps the parsed body for the handler.
+// A form post may carry its CSRF token in the body; Hono keeps the parsed form for the handler.
+// `all`: a field sent twice must arrive as a list, which is ambiguous, as it does on the other
+// engines; without it Hono keeps the last. Only the form is cached, not this reading of it, so
+// the handler's own parseBody() still reads it with its own options.
 async function formTokenPasses(
   protection: CsrfProtection,
   c: Context,
   view: HonoRequestView,
   binding: string,
 ): Promise<boolean> {
-  const body = await c.req.parseBody().catch(() => undefined);
+  const body = await c.req.parseBody({ all: true }).catch(() => undefined);
   return protection.verifyForm(view, body, binding);
 }

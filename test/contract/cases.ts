@@ -230,6 +230,11 @@ const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
     CSRF_FAILED,
   ],
   [
+    'CSRF: form post, field given twice',
+    post('/session', FORM, `${field(SAM_TOKEN)}&${field(SAM_TOKEN)}`),
+    CSRF_FAILED,
+  ],
+  [
     'CSRF: form post from an untrusted Origin',
     post('/session', { ...FORM, origin: EVIL }, field(SAM_TOKEN)),
     CSRF_FAILED,
