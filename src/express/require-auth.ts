@@ -104,14 +104,33 @@ function mostSpecific(
   const path = rootPath(req.originalUrl);
   if (path === undefined) return undefined;
   const router = (req.app as unknown as { router: RouterLike }).router;
+  return deciding(handlersFor(router, path, req.method), ordinal, self);
+}
+
+/** Whether `handle` is a {@link requireAuth} middleware. */
+export function isRequireAuth(handle: unknown): boolean {
+  return typeof handle === 'function' && declarations.has(handle);
+}
+
+/**
+ * Of `handles` (what Express runs for a request, in order), the requireAuth declaration deciding
+ * at the `ordinal`-th requireAuth: the last of the requireAuth middlewares from there on before
+ * any other handler, with how many they are. `undefined` without one, or where the `ordinal`-th
+ * is not `self` when `self` is given.
+ */
+export function deciding(
+  handles: Iterable<unknown>,
+  ordinal: number,
+  self?: RequestHandler,
+): { declaration: Declaration; covered: number } | undefined {
   let index = 0;
   let found: Declaration | undefined;
   let covered = 0;
-  for (const handle of handlersFor(router, path, req.method)) {
+  for (const handle of handles) {
     const declaration = handle === OPAQUE ? undefined : declarations.get(handle as object);
     if (found === undefined) {
       if (declaration === undefined || index++ < ordinal) continue;
-      if (handle !== self) return undefined;
+      if (self !== undefined && handle !== self) return undefined;
     } else if (declaration === undefined) break;
     found = declaration;
     covered++;

@@ -112,6 +112,19 @@ describe('documentSecurity on Hono', () => {
     assert.deepEqual(Object.keys(document.paths['/pets'].head.responses), ['400', '401']);
   });
 
+  it('leaves alone an operation whose handler comes before any requireAuth', () => {
+    const app = new Hono();
+    app.get('/status', (c) => c.json({}));
+    app.use('*', requireAuth(bearer));
+    app.get('/pets', (c) => c.json([]));
+    const paths = { '/status': { get: { responses: {} } }, '/pets': { get: { responses: {} } } };
+    const document = documentSecurity(app, { paths });
+    assert.deepEqual(document.paths['/status'].get, { responses: {} });
+    assert.deepEqual((document.paths['/pets'].get as { security?: unknown }).security, [
+      { bearerAuth: [] },
+    ]);
+  });
+
   it('names a scheme name given to two different schemes', () => {
     const app = new Hono();
     const other = new HttpBearer({ tokens: new Map([['u', 'bob']]), description: 'Other' });

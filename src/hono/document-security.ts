@@ -1,6 +1,6 @@
 import type { RouterRoute } from 'hono/types';
 import { operationAuth } from '../internal/declaration.js';
-import { fillDocument } from '../openapi/document-security.js';
+import { fillDocument, type Filled } from '../openapi/document-security.js';
 import { decidingDeclaration } from './require-auth.js';
 
 /** What vouch needs of a Hono app (`Hono`, `OpenAPIHono`…): its router. */
@@ -28,7 +28,7 @@ export interface RoutedApp {
 export function documentSecurity<TDocument extends object>(
   app: RoutedApp,
   document: TDocument,
-): TDocument {
+): Filled<TDocument> {
   return fillDocument(document, (method, path) => {
     // Hono answers HEAD with its GET route.
     const matched = app.router.match(method === 'HEAD' ? 'GET' : method, path)[0];

@@ -62,12 +62,15 @@ export function requireAuth<const TSpec extends AuthSpec>(
  * The declaration deciding a request whose matched routes are `routes`: where the first
  * requireAuth middleware stands, the last of those that follow it before any handler registered
  * for a method (`get`, `post`, …), which may answer; itself when none follows. The search ends
- * there, so a later, weaker declaration never covers an earlier handler. `undefined` without any.
+ * there, so a later, weaker declaration never covers an earlier handler. `undefined` without any,
+ * or when such a handler comes first: it answers with no declaration in force.
  */
 export function decidingDeclaration(routes: readonly RouterRoute[]): Declaration | undefined {
-  const first = routes.findIndex((route) => declarationOf(route) !== undefined);
-  if (first === -1) return undefined;
-  return lastBeforeHandler(routes, first + 1) ?? declarationOf(routes[first] as RouterRoute);
+  const first = routes.findIndex(
+    (route) => declarationOf(route) !== undefined || route.method !== 'ALL',
+  );
+  const declaration = first === -1 ? undefined : declarationOf(routes[first] as RouterRoute);
+  return declaration && (lastBeforeHandler(routes, first + 1) ?? declaration);
 }
 
 /** Of the requireAuth middlewares among `routes` from `from` on, the last before a handler. */

@@ -22,6 +22,11 @@ export interface DocumentParts {
   security?: readonly unknown[];
 }
 
+/** A document as vouch fills it: it may gain `components.securitySchemes`. */
+export type Filled<TDocument> = TDocument & {
+  components?: { securitySchemes?: Record<string, unknown> };
+};
+
 interface OperationParts {
   security?: unknown;
   responses?: Record<string, unknown>;
@@ -39,7 +44,7 @@ const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'p
 export function fillDocument<TDocument extends object>(
   document: TDocument,
   authOf: OperationAuthOf,
-): TDocument {
+): Filled<TDocument> {
   const result = structuredClone(document) as TDocument & DocumentParts;
   const registry = new SchemeRegistry();
   const topLevelSecurity = (result.security?.length ?? 0) > 0;
