@@ -1,13 +1,9 @@
 // The README's example is this folder's quickstart.ts, verbatim: this test keeps the two equal
 // and proves the example does what the README says.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../test/helpers/wait.js';
+import { runExample } from '../test/helpers/example.js';
 
 process.env.LOG_LEVEL = 'silent';
 process.env.API_TOKEN = 'quickstart-token';
@@ -74,30 +70,8 @@ describe('README quickstart', () => {
   it('serves on its port when run as the README says, with npx tsx', async (t) => {
     const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
     assert.ok(readme.includes('`npx tsx examples/quickstart.ts` serves it on port 8000'));
-    const port = await freePort();
-    const child = spawn('npx', ['tsx', 'examples/quickstart.ts'], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      env: { ...process.env, PORT: String(port), API_TOKEN: 'change-me', LOG_LEVEL: 'silent' },
-      stdio: 'ignore',
-      // npx starts tsx, which starts node: the whole group is stopped at the end.
-      detached: true,
-    });
-    t.after(async () => {
-      if (child.exitCode === null) {
-        process.kill(-child.pid!, 'SIGTERM');
-        await once(child, 'exit');
-      }
-    });
-    const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 20_000;
-    let answered: Response | undefined;
-    while (answered === undefined) {
-      answered = await fetch(`${base}/api/bearer`).catch(() => undefined);
-      if (answered === undefined) {
-        assert.ok(Date.now() < deadline, 'the example never listened');
-        await sleep(100);
-      }
-    }
+    const base = await runExample(t, 'quickstart.ts', { API_TOKEN: 'change-me' });
+    const answered = await fetch(`${base}/api/bearer`);
     assert.equal(answered.status, 401);
     assert.equal(answered.headers.get('www-authenticate'), 'Bearer realm="api"');
     const allowed = await fetch(`${base}/api/bearer`, {
