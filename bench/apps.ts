@@ -1,16 +1,20 @@
 // The apps `npm run bench` times: Fastify with each vouch route beside its peer, each in its own
-// encapsulated context so that no route pays for another's plugin, and Express with passport.
-// Every route answers the same body; a check written by hand uses vouch's constant-time matcher,
-// so that only the machinery around the check differs.
+// encapsulated context so that no route pays for another's plugin; Express with passport and with
+// vouch, alone and in an app of some size; Hono with vouch. Every route answers the same body; a
+// check written by hand uses vouch's constant-time matcher, so that only the machinery around the
+// check differs.
 import fastifyAuth from '@fastify/auth';
 import basicAuth from '@fastify/basic-auth';
 import bearerAuth from '@fastify/bearer-auth';
 import express from 'express';
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
+import { Hono, type Context } from 'hono';
 import { Passport } from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { APIKeyHeader, HttpBasic, HttpBearer, timingSafeMatcher } from '../src/index.js';
+import { requireAuth as expressAuth } from '../src/express/index.js';
 import { vouch } from '../src/fastify/index.js';
+import { requireAuth as honoAuth } from '../src/hono/index.js';
 
 export const TOKEN = 'bnch_5c1f0e8a9d2b47c6a3e1f0d9b8c7a6e5d4c3b2a1';
 export const API_KEY = 'key_0f9e8d7c6b5a49382716a5b4c3d2e1f0';
@@ -26,11 +30,14 @@ const basicHeaders = {
 const keyHeaders = { 'x-api-key': API_KEY };
 
 /** Which server a route is on; each has its own no-auth baseline. */
-export type ServerName = 'fastify' | 'express';
+export type ServerName = 'fastify' | 'express' | 'hono';
 
-/** A timed route; its credential is the header without which it must answer 401. */
+/**
+ * A timed route; its credential is the header without which it must answer 401, but for the
+ * baselines, under /noauth, which are sent it all the same.
+ */
 const route = (server: ServerName, path: string, label: string, headers = bearerHeaders) => {
-  const credential = path === '/noauth' ? undefined : Object.keys(headers)[0];
+  const credential = path.startsWith('/noauth') ? undefined : Object.keys(headers)[0];
   return { server, path, label, headers, body: BODY, credential };
 };
 
@@ -47,6 +54,11 @@ export const routes = {
   anyOfPeer: route('fastify', '/peer/anyof', "@fastify/auth, relation 'or'"),
   express: route('express', '/noauth', 'Express, no auth'),
   passport: route('express', '/passport', 'passport-http-bearer'),
+  expressBearer: route('express', '/vouch/bearer', 'vouch HttpBearer on Express'),
+  express45: route('express', '/noauth/reports/7', 'Express, 45 routes, no auth'),
+  express45Bearer: route('express', '/api/reports/7', 'vouch on Express, 45 routes'),
+  hono: route('hono', '/noauth', 'Hono, no auth'),
+  honoBearer: route('hono', '/vouch/bearer', 'vouch HttpBearer on Hono'),
 };
 
 /** What the table judges: `first` must reach `times` × the requests/s of `second`. */
@@ -56,6 +68,8 @@ export const targets = [
   { first: routes.key, second: routes.keyPeer, times: 1 },
   { first: routes.anyOf, second: routes.anyOfPeer, times: 1 },
   { first: routes.bearer, second: routes.passport, times: 2 },
+  { first: routes.express45Bearer, second: routes.express45, times: 0.9 },
+  { first: routes.honoBearer, second: routes.hono, times: 0.9 },
 ] as const;
 
 const caller = { id: USER };
@@ -68,6 +82,8 @@ const isLogin = (user: string, password: string) =>
   [isUser(user), isPassword(password)].every(Boolean);
 const unauthorized = new Error('Unauthorized');
 const handler = async () => ({ ok: true });
+const bearer = new HttpBearer({ tokens: new Map([[TOKEN, caller]]) });
+const clientKey = new APIKeyHeader({ paramName: 'X-Client-Key', keys: [[API_KEY, caller]] });
 
 /** The Fastify app: the baseline, each vouch route and its peer. Not listening yet. */
 export async function fastifyApp(): Promise<FastifyInstance> {
@@ -76,8 +92,6 @@ export async function fastifyApp(): Promise<FastifyInstance> {
 
   await app.register(async (scope) => {
     await scope.register(vouch, { csrf: false });
-    const bearer = new HttpBearer({ tokens: new Map([[TOKEN, caller]]) });
-    const clientKey = new APIKeyHeader({ paramName: 'X-Client-Key', keys: [[API_KEY, caller]] });
     const basic = new HttpBasic({
       authenticate: (_request, user, password) => (isLogin(user, password) ? caller : undefined),
     });
@@ -121,7 +135,24 @@ export async function fastifyApp(): Promise<FastifyInstance> {
   return app;
 }
 
-/** The Express 5 app: its baseline and Bearer through passport, as passport's docs show. */
+const send: express.RequestHandler = (_request, response) => response.json({ ok: true });
+
+/** Twenty-one routes, as an API over a few resources has them; `auth` guards the last one. */
+function resources(...auth: express.RequestHandler[]): express.Router {
+  const router = express.Router();
+  for (const name of ['users', 'orders', 'invoices', 'products']) {
+    router.get(`/${name}`, send).post(`/${name}`, send);
+    router.get(`/${name}/:id`, send).put(`/${name}/:id`, send).delete(`/${name}/:id`, send);
+  }
+  router.get('/reports/:id', ...auth, send);
+  return router;
+}
+
+/**
+ * The Express 5 app: its baseline, Bearer through passport as passport's docs show it and
+ * through vouch; then the same routes twice, open and behind vouch, where vouch reads the stacks
+ * of an app of 45 routes, a declaration on the app and one on the route.
+ */
 export function expressApp(): express.Express {
   const app = express();
   // Fastify sends neither header: the two frameworks answer the same bytes.
@@ -133,9 +164,21 @@ export function expressApp(): express.Express {
       done(null, isToken(token) ? caller : false);
     }),
   );
-  const send: express.RequestHandler = (_request, response) => response.json({ ok: true });
   app.get(routes.express.path, send);
-  const bearer = passport.authenticate('bearer', { session: false }) as express.RequestHandler;
-  app.get(routes.passport.path, bearer, send);
+  const viaPassport = passport.authenticate('bearer', { session: false }) as express.RequestHandler;
+  app.get(routes.passport.path, viaPassport, send);
+  app.get(routes.expressBearer.path, expressAuth(bearer), send);
+  app.use('/noauth', resources());
+  app.use(expressAuth([clientKey, bearer]));
+  app.use('/api', resources(expressAuth(bearer)));
+  return app;
+}
+
+/** The Hono app, served by @hono/node-server: its baseline and Bearer through vouch. */
+export function honoApp(): Hono {
+  const app = new Hono();
+  const json = (c: Context) => c.json({ ok: true });
+  app.get(routes.hono.path, json);
+  app.get(routes.honoBearer.path, honoAuth(bearer), json);
   return app;
 }

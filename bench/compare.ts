@@ -1,6 +1,6 @@
 // Is vouch slower than what a user would pick instead? Each vouch route and its peer on one
-// Fastify app, and Bearer through passport on Express, each server with its no-auth baseline,
-// timed by autocannon in rounds. See bench/README.md.
+// Fastify app, Bearer through passport and through vouch on Express, and through vouch on Hono,
+// each server with its no-auth baseline, timed by autocannon in rounds. See bench/README.md.
 //
 //   npm run bench -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50] [--pipelining 1]
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,8 @@ import { summarise, table, targetTable } from './report.js';
 const PEERS = [
   'fastify',
   'express',
+  'hono',
+  '@hono/node-server',
   '@fastify/bearer-auth',
   '@fastify/basic-auth',
   '@fastify/auth',
@@ -26,19 +28,21 @@ const started = preamble('vouch against its peers', PEERS, settings);
 const script = fileURLToPath(new URL('./server.ts', import.meta.url));
 const servers: Partial<Record<ServerName, ServerProcess>> = {};
 try {
-  for (const name of ['fastify', 'express'] as const) {
+  for (const name of ['fastify', 'express', 'hono'] as const) {
     servers[name] = await startServer(script, { args: [name], readyPath: '/noauth' });
   }
-  const { fastify, express } = servers as Record<ServerName, ServerProcess>;
+  const { fastify, express, hono } = servers as Record<ServerName, ServerProcess>;
   for (const route of Object.values(routes)) await verify(servers[route.server]!.port, route);
   console.log('checked   every route answers 200 and the body with its credential, 401 without');
-  console.log(`cpus      ${pinApart([fastify.pid, express.pid])}\n`);
+  console.log(`cpus      ${pinApart(Object.values(servers).map((server) => server.pid))}\n`);
   const groups: Group[] = [
     { server: fastify, shots: [routes.fastify, routes.bearer, routes.bearerPeer] },
     { server: fastify, shots: [routes.fastify, routes.basic, routes.basicPeer] },
     { server: fastify, shots: [routes.fastify, routes.key, routes.keyPeer] },
     { server: fastify, shots: [routes.fastify, routes.anyOf, routes.anyOfPeer] },
-    { server: express, shots: [routes.express, routes.passport] },
+    { server: express, shots: [routes.express, routes.passport, routes.expressBearer] },
+    { server: express, shots: [routes.express45, routes.express45Bearer] },
+    { server: hono, shots: [routes.hono, routes.honoBearer] },
   ];
   const runs = await rounds(groups, load);
   const labels = Object.values(routes).map((route) => route.label);
