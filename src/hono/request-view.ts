@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { RequestView } from '../core/request.js';
+import type { HeaderMap, RequestView } from '../core/request.js';
 
 /** What vouch's hooks receive on Hono: a {@link RequestView} and the request's Hono context. */
 export interface HonoRequestView extends RequestView {
@@ -9,30 +9,40 @@ export interface HonoRequestView extends RequestView {
 
 /**
  * The request of a Hono context as vouch reads it: the method, the request target (path and
- * query, as the URL standard normalised them), the headers by lower-case name and, on
- * @hono/node-server, the header lines as the client sent them. Fetch's `Headers` join a repeated
- * line with ", ", so without those lines a repeated `Authorization` cannot be told from one.
+ * query, as the URL standard normalised them) and the headers by lower-case name. On
+ * @hono/node-server these are Node's own, as on Express, beside the header lines as the client
+ * sent them. Fetch's `Headers` join a repeated line with ", ", so without those lines a repeated
+ * `Authorization` cannot be told from one.
  */
 export function requestView(c: Context): HonoRequestView {
   const url = c.req.url;
-  const headers: Record<string, string> = {};
-  c.req.raw.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const rawHeaders = nodeRawHeaders(c.env);
+  const incoming = nodeIncoming(c.env);
   return {
     method: c.req.method,
     // A parsed URL always has a path: the target starts at the first '/' after the authority.
     url: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
-    headers,
-    ...(rawHeaders === undefined ? {} : { raw: { rawHeaders } }),
+    // Node's parsed headers are there already (@hono/node-server reads the host from them), while
+    // reading every Fetch header makes @hono/node-server build a `Headers` object per request.
+    headers: incoming?.headers ?? copy(c.req.raw.headers),
+    ...(incoming === undefined ? {} : { raw: { rawHeaders: incoming.rawHeaders } }),
     context: c,
   };
 }
 
-/** The raw header lines of Node's `IncomingMessage`, which @hono/node-server puts in `c.env`. */
-function nodeRawHeaders(env: unknown): readonly string[] | undefined {
-  const incoming = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming;
-  const raw = incoming?.rawHeaders;
-  return Array.isArray(raw) ? (raw as string[]) : undefined;
+/** Fetch's headers as a record, where the runtime has nothing else. */
+function copy(fetchHeaders: Headers): Record<string, string> {
+  const headers: Record<string, string> = {};
+  fetchHeaders.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
+}
+
+/** Node's `IncomingMessage`, which @hono/node-server puts in `c.env`, as far as vouch reads it. */
+function nodeIncoming(env: unknown): { headers: HeaderMap; rawHeaders: string[] } | undefined {
+  const incoming = (env as { incoming?: { headers?: unknown; rawHeaders?: unknown } } | undefined)
+    ?.incoming;
+  return typeof incoming?.headers === 'object' && Array.isArray(incoming.rawHeaders)
+    ? (incoming as { headers: HeaderMap; rawHeaders: string[] })
+    : undefined;
 }
