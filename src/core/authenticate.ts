@@ -1,6 +1,11 @@
 import { isAllOfRequirement, type Requirement } from './auth-spec.js';
 import type { Authenticator } from './authenticator.js';
-import { AuthenticationError, BadRequestError, CsrfError } from './errors.js';
+import {
+  AuthenticationError,
+  BadRequestError,
+  CsrfError,
+  InsufficientScopeError,
+} from './errors.js';
 import { isPromiseLike, type Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
 import { isSafeMethod } from './safe-method.js';
@@ -21,6 +26,11 @@ export interface AuthenticateOptions {
   readonly realm: string;
   /** The CSRF check to apply to cookie credentials on unsafe methods; none when omitted. */
   readonly csrf?: CsrfVerifier | undefined;
+  /**
+   * Scopes the operation requires: a requirement whose accepted credentials grant them all
+   * (together, for an all-of group) is needed to pass.
+   */
+  readonly scopes?: readonly string[] | undefined;
 }
 
 /** The request is authenticated. */
@@ -97,6 +107,8 @@ class Memory {
   readonly seen: Map<Authenticator, Outcome<unknown>> | undefined;
   /** A cookie credential failed its CSRF check: 403, unless a later requirement passes. */
   csrfFailed = false;
+  /** Authenticators that accepted without the scopes required: 403, unless a later one passes. */
+  readonly unscoped: Authenticator[] = [];
   /** The first requirement that passed but must still find its CSRF token in the form body. */
   deferred: AuthSuccess | undefined;
   /** The values of the current requirement's members so far (an all-of group's). */
@@ -178,15 +190,45 @@ function walk(
     }
     // Every member accepted.
     if (group) value = memory?.values;
+    if (options.scopes !== undefined && !grants(requirement, group, value, options.scopes)) {
+      (memory ??= new Memory(false)).unscoped.push(...requirement);
+      continue nextRequirement;
+    }
     if (memory?.binding === undefined) return { ok: true, value, requirement };
     memory.deferred ??= { ok: true, value, requirement, csrfDeferred: memory.binding };
   }
   // Only a walk that remembers something gets here: every requirement failed or deferred.
-  return finish(memory as Memory, options.realm);
+  return finish(memory as Memory, options);
 }
 
-function finish(memory: Memory, realm: string): AuthResult {
+/** Whether the values a requirement accepted with grant every scope in `scopes`. */
+function grants(
+  requirement: Requirement,
+  group: boolean,
+  value: unknown,
+  scopes: readonly string[],
+): boolean {
+  const granted = new Set<string>();
+  requirement.forEach((authenticator, i) => {
+    const own = group ? (value as unknown[])[i] : value;
+    for (const scope of authenticator.scopesOf(own)) granted.add(scope);
+  });
+  return scopes.every((scope) => granted.has(scope));
+}
+
+function finish(memory: Memory, options: AuthenticateOptions): AuthResult {
+  const { realm } = options;
   if (memory.deferred !== undefined) return memory.deferred;
+  if (memory.unscoped.length > 0) {
+    const scopes = options.scopes as readonly string[];
+    const lines = memory.unscoped.map((a) => a.scopeChallenge(a.realm ?? realm, scopes));
+    return {
+      ok: false,
+      error: new InsufficientScopeError(),
+      thrown: false,
+      challenges: [...new Set(lines.filter((line) => line !== undefined))],
+    };
+  }
   if (memory.csrfFailed) {
     return { ok: false, error: new CsrfError(), thrown: false, challenges: [] };
   }

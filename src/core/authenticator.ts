@@ -1,6 +1,7 @@
 import { requirePrintable } from '../internal/hook.js';
 import type { Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
+import { grantedScopes } from './scopes.js';
 import type { SecurityScheme } from './security-scheme.js';
 
 /** Credentials longer than this many characters are refused without calling the hook. */
@@ -64,6 +65,23 @@ export abstract class Authenticator<TAuth = unknown> {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none; subclasses use both
   challenge(realm: string, rejected: boolean): string | undefined {
     return undefined;
+  }
+
+  /**
+   * The `WWW-Authenticate` challenge for a 403 when a credential it accepted lacks `scopes`, or
+   * `undefined` for none (only Bearer has one, RFC 6750 §3.1).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none; subclasses use both
+  scopeChallenge(realm: string, scopes: readonly string[]): string | undefined {
+    return undefined;
+  }
+
+  /**
+   * The scopes that a value it accepted grants (see {@link grantedScopes}: `scopes`, `scope` or
+   * `scp`). Override it where your values keep their scopes elsewhere.
+   */
+  scopesOf(value: TAuth): readonly string[] {
+    return grantedScopes(value);
   }
 
   /**

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   AuthenticationError,
   AuthorizationError,
+  InsufficientScopeError,
   BadRequestError,
   ConfigurationError,
   CsrfError,
@@ -21,6 +22,13 @@ describe('errors', () => {
       'Unauthorized',
     ],
     ['AuthorizationError', () => new AuthorizationError(), 'VOUCH_ERR_FORBIDDEN', 403, 'Forbidden'],
+    [
+      'InsufficientScopeError',
+      () => new InsufficientScopeError(),
+      'VOUCH_ERR_INSUFFICIENT_SCOPE',
+      403,
+      'Forbidden',
+    ],
     ['CsrfError', () => new CsrfError(), 'VOUCH_ERR_CSRF', 403, 'CSRF check Failed'],
     ['BadRequestError', () => new BadRequestError(), 'VOUCH_ERR_BAD_REQUEST', 400, 'Bad Request'],
     [

@@ -44,6 +44,16 @@ export class AuthenticationError extends errorKind(
 /** The caller is known but may not do this (403). */
 export class AuthorizationError extends errorKind('VOUCH_ERR_FORBIDDEN', 403, 'Forbidden') {}
 
+/**
+ * A credential was accepted but grants fewer scopes than the operation requires, and nothing else
+ * accepted with them (403, RFC 6750 §3.1). Bearer challenges name `error="insufficient_scope"`.
+ */
+export class InsufficientScopeError extends errorKind(
+  'VOUCH_ERR_INSUFFICIENT_SCOPE',
+  403,
+  'Forbidden',
+) {}
+
 /** A cookie credential was presented without a valid CSRF proof and nothing else accepted (403). */
 export class CsrfError extends errorKind('VOUCH_ERR_CSRF', 403, 'CSRF check Failed') {}
 
@@ -75,6 +85,7 @@ export class ConfigurationError extends VouchError {
 export const errorCodes = {
   unauthenticated: 'VOUCH_ERR_UNAUTHENTICATED',
   forbidden: 'VOUCH_ERR_FORBIDDEN',
+  insufficientScope: 'VOUCH_ERR_INSUFFICIENT_SCOPE',
   csrf: 'VOUCH_ERR_CSRF',
   badRequest: 'VOUCH_ERR_BAD_REQUEST',
   storeUnavailable: 'VOUCH_ERR_STORE_UNAVAILABLE',

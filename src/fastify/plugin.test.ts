@@ -838,3 +838,17 @@ describe('CSRF for cookie-based authentication (contract §4)', () => {
     assert.ok(lines.some((line) => line.includes('CSRF protection is disabled')));
   });
 });
+
+describe('scopes on an operation', () => {
+  it('refuses at start-up scopes without authentication, or that no token could carry', async (t) => {
+    const app = await build(t, { auth: new HttpBearer({ tokens: new Map([['t', 'ann']]) }) });
+    assert.throws(() => app.get('/a', { auth: null, scopes: ['admin'] }, async () => ({})), {
+      code: 'VOUCH_ERR_CONFIGURATION',
+      message: 'GET /a: scopes need authentication; this route has none',
+    });
+    assert.throws(() => app.get('/b', { scopes: ['two words'] }, async () => ({})), {
+      code: 'VOUCH_ERR_CONFIGURATION',
+      message: /^GET \/b: scope "two words" is not an RFC 6749 scope-token/,
+    });
+  });
+});

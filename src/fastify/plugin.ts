@@ -13,6 +13,7 @@ import { evaluate, type AuthenticateOptions, type AuthResult } from '../core/aut
 import { isPromiseLike } from '../core/outcome.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
 import { SchemeRegistry } from '../core/scheme-registry.js';
+import { checkScopes } from '../core/scopes.js';
 import { requirePrintable } from '../internal/hook.js';
 import {
   createCsrfVerifier,
@@ -121,7 +122,12 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
       ? (routeCsrf as Setting<boolean>)
       : inherited(scope, (s) => [s.mountCsrf, s.ownCsrf]);
     const csrf = !csrfOff && (!csrfSetting.set || csrfSetting.value);
-    setRouteAuth(route, { requirements, csrf });
+    const scopesSetting = settingOf<unknown>(route, 'scopes');
+    const scopes = scopesSetting.set ? checkScopes(scopesSetting.value, where) : undefined;
+    if (scopes !== undefined && requirements === null) {
+      throw new ConfigurationError(`${where}: scopes need authentication; this route has none`);
+    }
+    setRouteAuth(route, { requirements, csrf, scopes });
     if (requirements === null) return;
     registry.add(requirements, where);
 
@@ -135,6 +141,7 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
     const engine: AuthenticateOptions = {
       realm,
       csrf: csrfApplies ? protection?.verify : undefined,
+      scopes,
     };
     route.onRequest = [authHook(requirements, engine), ...toArray(route.onRequest)];
     if (csrfApplies && protection !== undefined) {

@@ -6,6 +6,8 @@ export interface RouteAuth {
   readonly requirements: readonly Requirement[] | null;
   /** Whether CSRF protection applies to cookie credentials on this route. */
   readonly csrf: boolean;
+  /** Scopes the credential must grant, if any. */
+  readonly scopes?: readonly string[] | undefined;
 }
 
 const routes = new WeakMap<object, RouteAuth>();

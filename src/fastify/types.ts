@@ -75,6 +75,8 @@ declare module 'fastify' {
     auth?: AuthSpec;
     /** `false` exempts this operation from CSRF protection. */
     csrf?: boolean;
+    /** Scopes the credential must grant; one accepted without them answers 403. */
+    scopes?: readonly string[];
   }
 }
 

@@ -125,6 +125,15 @@ describe('documentSecurity on Hono', () => {
     ]);
   });
 
+  it('lists the scopes an operation requires, and its 403', () => {
+    const app = new Hono();
+    app.get('/pets', requireAuth(bearer, { scopes: ['pets:read'] }), (c) => c.json([]));
+    const document = documentSecurity(app, { paths: { '/pets': { get: { responses: {} } } } });
+    const operation = document.paths['/pets'].get as { security?: unknown; responses: object };
+    assert.deepEqual(operation.security, [{ bearerAuth: ['pets:read'] }]);
+    assert.deepEqual(Object.keys(operation.responses), ['400', '401', '403']);
+  });
+
   it('names a scheme name given to two different schemes', () => {
     const app = new Hono();
     const other = new HttpBearer({ tokens: new Map([['u', 'bob']]), description: 'Other' });

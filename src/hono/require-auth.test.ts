@@ -90,3 +90,11 @@ test('a weaker declaration never covers a handler matched before it (fail closed
   assert.equal(await authenticated.text(), 'shadowing handler');
   assert.equal(await (await app.request('/open')).text(), 'open');
 });
+
+test('scopes are refused when declared without authentication or malformed', () => {
+  assert.throws(() => requireAuth(null, { scopes: ['admin'] }), {
+    code: 'VOUCH_ERR_CONFIGURATION',
+    message: 'requireAuth(): scopes need authentication; not with null',
+  });
+  assert.throws(() => requireAuth(bearer, { scopes: [] }), { code: 'VOUCH_ERR_CONFIGURATION' });
+});

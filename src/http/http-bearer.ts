@@ -113,6 +113,10 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
     return rejected ? `${base}, error="invalid_token"` : base;
   }
 
+  override scopeChallenge(realm: string, scopes: readonly string[]): string {
+    return `Bearer realm=${quote(realm)}, error="insufficient_scope", scope=${quote(scopes.join(' '))}`;
+  }
+
   override get readsCredential(): boolean {
     return true;
   }

@@ -1,6 +1,7 @@
 import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.js';
 import type { AuthenticateOptions } from '../core/authenticate.js';
 import { ConfigurationError } from '../core/errors.js';
+import { checkScopes } from '../core/scopes.js';
 import {
   createCsrfVerifier,
   type CsrfOptions,
@@ -18,6 +19,11 @@ export interface RequireAuthOptions {
    * origins, or `false` to turn it off. Required when `auth` names a cookie-based authenticator.
    */
   readonly csrf?: CsrfOptions | false;
+  /**
+   * Scopes the credential must grant (see `Authenticator#scopesOf`); one that is accepted
+   * without them answers 403 `insufficient_scope`.
+   */
+  readonly scopes?: readonly string[];
 }
 
 /** One `requireAuth(...)` as declared, resolved once. */
@@ -39,13 +45,18 @@ export function declare(auth: AuthSpec, options: RequireAuthOptions): Declaratio
       'requireAuth(): cookie-based authentication needs CSRF protection; give csrf: { secret, trustedOrigins } (or csrf: false)',
     );
   }
+  const scopes =
+    options.scopes === undefined ? undefined : checkScopes(options.scopes, 'requireAuth()');
+  if (scopes !== undefined && requirements === null) {
+    throw new ConfigurationError('requireAuth(): scopes need authentication; not with null');
+  }
   const protection =
     options.csrf === undefined || options.csrf === false
       ? undefined
       : createCsrfVerifier(options.csrf);
   return {
     requirements,
-    engine: { realm, csrf: protection?.verify },
+    engine: { realm, csrf: protection?.verify, scopes },
     protection,
     privateRequirements: new Set(
       requirements?.filter((r) => r.some((member) => member.privateResponses)),
@@ -59,5 +70,6 @@ export function operationAuth(declaration: Declaration): OperationAuth {
     requirements: declaration.requirements,
     csrf: declaration.protection !== undefined,
     realm: declaration.engine.realm,
+    scopes: declaration.engine.scopes,
   };
 }

@@ -28,7 +28,7 @@ export function describeSecurity(
   options: ErrorResponsesOptions = {},
 ): SecurityDescription {
   return {
-    security: securityRequirements(route.requirements),
+    security: securityRequirements(route.requirements, route.scopes),
     responses: errorResponses(route, method, options),
   };
 }

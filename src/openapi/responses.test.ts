@@ -167,3 +167,25 @@ describe('csrfCanApply (contract §4)', () => {
     assert.equal(csrfCanApply(route(session), 'PROPFIND'), true);
   });
 });
+
+describe('errorResponses with scopes', () => {
+  const scoped = (spec: AuthSpec, csrf = true) => ({ ...route(spec, csrf), scopes: ['pets:read'] });
+
+  it('documents the 403 with the insufficient_scope challenges', () => {
+    const forbidden = errorResponses(scoped([bearer, ownRealm, headerKey]), 'GET', {})['403'];
+    assert.equal(forbidden?.description, 'Forbidden: the credential does not grant pets:read');
+    assert.equal(
+      forbidden.headers?.['WWW-Authenticate']?.description,
+      'On a lack of scope: `Bearer realm="api", error="insufficient_scope", scope="pets:read"`, `Bearer realm="own", error="insufficient_scope", scope="pets:read"`',
+    );
+  });
+
+  it('names CSRF and scopes together, without a challenge where none is sent', () => {
+    const forbidden = errorResponses(scoped(cookieKey), 'POST')['403'];
+    assert.match(
+      forbidden?.description ?? '',
+      /^CSRF check Failed: .*; or Forbidden: the credential/,
+    );
+    assert.equal(forbidden?.headers, undefined);
+  });
+});

@@ -53,7 +53,7 @@ export function csrfCanApply(route: RouteAuth, method: string | readonly string[
  * Objects; none for a route without authentication.
  *
  * - 401 on every protected route, with `WWW-Authenticate` when an authenticator challenges;
- * - 403 where the CSRF check can apply ({@link csrfCanApply});
+ * - 403 where the CSRF check can apply ({@link csrfCanApply}) or the route requires scopes;
  * - 400 where a credential read from a header, query or cookie can be sent twice (ambiguous);
  * - 503 where a session store is consulted.
  *
@@ -87,9 +87,30 @@ export function errorResponses(
           },
         },
   );
+  const forbidden: string[] = [];
   if (csrfCanApply(route, method)) {
-    responses['403'] = errorResponse(
+    forbidden.push(
       'CSRF check Failed: a cookie credential came without a valid X-CSRFToken or from an untrusted origin',
+    );
+  }
+  const scopes = route.scopes ?? [];
+  if (scopes.length > 0) {
+    forbidden.push(`Forbidden: the credential does not grant ${scopes.join(', ')}`);
+  }
+  if (forbidden.length > 0) {
+    const scopeChallenges = lines(all, (member) =>
+      member.scopeChallenge(member.realm ?? options.realm ?? 'api', scopes),
+    );
+    responses['403'] = errorResponse(
+      forbidden.join('; or '),
+      scopes.length === 0 || scopeChallenges.length === 0
+        ? undefined
+        : {
+            'WWW-Authenticate': {
+              description: `On a lack of scope: ${scopeChallenges.map((c) => `\`${c}\``).join(', ')}`,
+              schema: { type: 'string' },
+            },
+          },
     );
   }
   if (all.some((member) => member instanceof SessionAuth)) {
@@ -108,12 +129,20 @@ function members(requirements: readonly Requirement[]): Authenticator[] {
 }
 
 function challengesOf(all: readonly Authenticator[], realm: string): string[] {
-  const lines: string[] = [];
+  return lines(all, (member) => member.challenge(member.realm ?? realm, false));
+}
+
+/** The distinct challenge lines `line` gives for the members, in order. */
+function lines(
+  all: readonly Authenticator[],
+  line: (member: Authenticator) => string | undefined,
+): string[] {
+  const result: string[] = [];
   for (const member of all) {
-    const line = member.challenge(member.realm ?? realm, false);
-    if (line !== undefined && !lines.includes(line)) lines.push(line);
+    const text = line(member);
+    if (text !== undefined && !result.includes(text)) result.push(text);
   }
-  return lines;
+  return result;
 }
 
 function errorResponse(

@@ -106,3 +106,12 @@ describe('securityRequirements (contract §3, §8)', () => {
     assert.deepEqual(requirementsOf(bearer), [{ bearerAuth: [] }]);
   });
 });
+
+describe('securityRequirements with scopes', () => {
+  it('lists the scopes on every scheme of every requirement', () => {
+    assert.deepEqual(
+      securityRequirements(resolveAuth([bearer, allOf(headerKey, basic)], 'test'), ['a']),
+      [{ bearerAuth: ['a'] }, { 'apiKeyHeader_X-API-Key': ['a'], basicAuth: ['a'] }],
+    );
+  });
+});

@@ -2,14 +2,14 @@ import type { Requirement } from '../core/auth-spec.js';
 
 /**
  * An OpenAPI Security Requirement Object: the schemes that must all be satisfied, each with the
- * scopes it needs (always none here).
+ * scopes it needs (OpenAPI 3.1 allows them for every type of scheme).
  */
 export type SecurityRequirement = Record<string, string[]>;
 
 /**
  * The operation `security` for a route's requirements: one requirement object per entry of the
- * any-of list, in order, an all-of group naming every member (AND); `undefined` (no `security`)
- * for `null`.
+ * any-of list, in order, an all-of group naming every member (AND), each listing the `scopes`
+ * the operation requires; `undefined` (no `security`) for `null`.
  *
  * Members without a documented scheme (custom functions declared without `securityScheme`) are
  * left out: a client cannot send what is not described, and the credentials it can send are still
@@ -21,6 +21,7 @@ export type SecurityRequirement = Record<string, string[]>;
  */
 export function securityRequirements(
   requirements: readonly Requirement[] | null,
+  scopes: readonly string[] = [],
 ): SecurityRequirement[] | undefined {
   if (requirements === null) return undefined;
   const result: SecurityRequirement[] = [];
@@ -37,7 +38,7 @@ export function securityRequirements(
     const key = JSON.stringify([...names].sort());
     if (seen.has(key)) continue;
     seen.add(key);
-    result.push(Object.fromEntries(names.map((name) => [name, []])));
+    result.push(Object.fromEntries(names.map((name) => [name, [...scopes]])));
   }
   return result.length === 0 ? undefined : result;
 }

@@ -77,6 +77,12 @@ const BOB_TOKEN = csrf.issue(BOB).token;
 const KEY_TOKEN = csrf.issue('cookie-key').token;
 const KEY_COOKIE = 'X-API-KEY=cookie-key';
 
+const insufficient = (scope: string) => ({
+  status: 403,
+  detail: 'Forbidden',
+  challenges: [`Bearer realm="api", error="insufficient_scope", scope="${scope}"`],
+});
+
 const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
   // Each kind: accepted, absent, rejected.
   [
@@ -407,6 +413,35 @@ const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
     'hook throws a non-Error',
     get('/bearer', bearer('string')),
     { status: 500, detail: 'Internal Server Error' },
+  ],
+  // Scopes (RFC 6750 §3.1): no credential 401, a credential without them 403, with them 200.
+  ['scopes: no credential', get('/scoped'), unauthorized([BEARER])],
+  ['scopes: refused token', get('/scoped', bearer('wrong')), unauthorized([BEARER_INVALID])],
+  ['scopes: token without them', get('/scoped', bearer('good-token')), insufficient('pets:read')],
+  [
+    'scopes: token with them (scope claim)',
+    get('/scoped', bearer('reader-token')),
+    { status: 200, auth: { user: 'ann', scope: 'pets:read' } },
+  ],
+  [
+    'scopes: token with them (scopes list)',
+    get('/scoped', bearer('writer-token')),
+    { status: 200, auth: { user: 'wes', scopes: ['pets:read', 'pets:write'] } },
+  ],
+  [
+    'scopes: a key granting none, no challenge to name',
+    get('/scoped-list', { 'X-API-Key': 'header-key' }),
+    { status: 403, detail: 'Forbidden', challenges: [] },
+  ],
+  [
+    'scopes: the list goes on to a credential that grants them',
+    get('/scoped-list', { 'X-API-Key': 'header-key', ...bearer('writer-token') }),
+    { status: 200, auth: { user: 'wes', scopes: ['pets:read', 'pets:write'] } },
+  ],
+  [
+    'scopes: a token with too few, after a key',
+    get('/scoped-list', { 'X-API-Key': 'header-key', ...bearer('reader-token') }),
+    insufficient('pets:write'),
   ],
   [
     'hook throws an error with a handler',

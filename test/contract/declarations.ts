@@ -23,6 +23,10 @@ export const bearer = new HttpBearer({
     switch (token) {
       case 'good-token':
         return { user: 'ann' };
+      case 'reader-token':
+        return { user: 'ann', scope: 'pets:read' };
+      case 'writer-token':
+        return { user: 'wes', scopes: ['pets:read', 'pets:write'] };
       case 'expired':
         throw new AuthenticationError('Token expired');
       case 'denied':
@@ -104,6 +108,8 @@ export interface RouteDeclaration {
   readonly path: string;
   readonly auth?: AuthSpec;
   readonly csrf?: false;
+  /** Scopes the credential must grant (only with `auth`: Hono and Express declare them there). */
+  readonly scopes?: readonly string[];
 }
 
 /** Routes mounted under a prefix with their own `auth` (a Fastify router, a Hono sub-app). */
@@ -147,6 +153,8 @@ export const app: AppDeclaration = {
     })),
     { method: 'POST', path: '/session/exempt', auth: session, csrf: false },
     { method: 'POST', path: '/session-or-bearer', auth: [session, bearer] },
+    { method: 'GET', path: '/scoped', auth: bearer, scopes: ['pets:read'] },
+    { method: 'GET', path: '/scoped-list', auth: [headerKey, bearer], scopes: ['pets:write'] },
   ],
   groups: [
     {

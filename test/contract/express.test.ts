@@ -14,7 +14,10 @@ const answer: RequestHandler = (req, res) => {
 function declare(router: Router, route: RouteDeclaration, csrf: CsrfOptions): void {
   const method = route.method.toLowerCase() as Lowercase<RouteDeclaration['method']>;
   if (route.auth === undefined) router[method](route.path, answer);
-  else router[method](route.path, requireAuth(route.auth, { csrf: route.csrf ?? csrf }), answer);
+  else {
+    const options = { csrf: route.csrf ?? csrf, ...(route.scopes && { scopes: route.scopes }) };
+    router[method](route.path, requireAuth(route.auth, options), answer);
+  }
 }
 
 export const expressHarness: Harness = {

@@ -13,6 +13,7 @@ function declare(app: FastifyInstance, route: RouteDeclaration): void {
     url: route.path,
     ...(route.auth === undefined ? {} : { auth: route.auth }),
     ...(route.csrf === undefined ? {} : { csrf: route.csrf }),
+    ...(route.scopes === undefined ? {} : { scopes: route.scopes }),
     handler: async (request) => ({ auth: request.auth ?? null }),
   });
 }

@@ -14,7 +14,10 @@ const answer: Handler = (c) => c.json({ auth: (c.get('auth') as unknown) ?? null
 function declare(app: Hono, route: RouteDeclaration, csrf: CsrfOptions): void {
   if (route.auth === undefined) app.on(route.method, route.path, answer);
   else {
-    const guard = requireAuth(route.auth, { csrf: route.csrf ?? csrf });
+    const guard = requireAuth(route.auth, {
+      csrf: route.csrf ?? csrf,
+      ...(route.scopes && { scopes: route.scopes }),
+    });
     app.on(route.method, route.path, guard, answer);
   }
 }
