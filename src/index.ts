@@ -70,6 +70,10 @@ export { HttpBasic, type BasicHook, type HttpBasicOptions } from './http/http-ba
 export { HttpBearer, type BearerHook, type HttpBearerOptions } from './http/http-bearer.js';
 export { isB64token } from './http/is-b64token.js';
 export {
+  OAuth2PasswordBearer,
+  type OAuth2PasswordBearerOptions,
+} from './http/oauth2-password-bearer.js';
+export {
   isScheme,
   parseAuthorization,
   type AuthorizationParts,
