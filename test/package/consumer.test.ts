@@ -22,6 +22,7 @@ import { vouch, withAuth } from 'vouch/fastify';
 import { vouchOpenapi } from 'vouch/openapi';
 import { createCsrfVerifier } from 'vouch/csrf';
 import { MemorySessionStore } from 'vouch/session';
+import { JwtBearer } from 'vouch/jwt';
 
 interface User { id: number }
 const bearer = new HttpBearer({ authenticate: (_request, token): User | undefined => (token === 't' ? { id: 1 } : undefined) });
@@ -34,7 +35,10 @@ const ok = await app.inject({ url: '/me', headers: { authorization: 'Bearer t' }
 const denied = await app.inject({ url: '/me' });
 const spec = await app.inject({ url: '/api/openapi.json' });
 void createCsrfVerifier; void MemorySessionStore;
-console.log(JSON.stringify([ok.statusCode, ok.json(), denied.statusCode, spec.json().components.securitySchemes]));
+const jwt = new JwtBearer<{ sub: string }>({ jwksUrl: 'https://issuer.example/jwks', issuer: 'i', audience: 'a', algorithms: ['ES256'] });
+const sub: AuthOf<typeof jwt>['sub'] = 'x';
+void sub;
+console.log(JSON.stringify([ok.statusCode, ok.json(), denied.statusCode, spec.json().components.securitySchemes, jwt.securityScheme]));
 await app.close();
 `;
 
@@ -89,6 +93,7 @@ describe('published package', () => {
       { id: 3 },
       401,
       { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
     ]);
   });
 });

@@ -20,6 +20,7 @@ export const PORTABLE_EXPORTS: Readonly<Record<string, string>> = {
   '.': 'src/index.ts',
   './csrf': 'src/csrf/index.ts',
   './hono': 'src/hono/index.ts',
+  './jwt': 'src/jwt/index.ts',
   './session': 'src/session/index.ts',
 };
 
@@ -27,7 +28,7 @@ export const PORTABLE_EXPORTS: Readonly<Record<string, string>> = {
 const NODE_ONLY_EXPORTS = ['./express', './fastify', './openapi', './package.json'];
 
 /** Third-party packages the portable entries may import; each is checked like our own code. */
-const ALLOWED_PACKAGES = ['@noble/hashes', 'cookie', 'hono'];
+const ALLOWED_PACKAGES = ['@noble/hashes', 'cookie', 'hono', 'jose'];
 
 const NODE_GLOBALS = new Set(['Buffer', 'process']);
 
