@@ -26,30 +26,38 @@ export const OPAQUE = Symbol('opaque');
 /**
  * The handlers `router` calls for a request, in order, while each calls `next()`: middleware of
  * `use()`, then, inside a `Router`, its own, and a route's handlers for the method. Error
- * middleware is skipped, as `router` skips it. What vouch cannot see through (a mounted app, a
- * param callback, a layer whose matching throws) is yielded as {@link OPAQUE}.
+ * middleware is skipped, as `router` skips it. What vouch cannot see through (a param callback,
+ * a layer whose matching throws, a `Router`'s own answer to OPTIONS) is yielded as
+ * {@link OPAQUE}; a mounted app as the one handler Express mounts it with. Returns whether
+ * `router` went on with an error, after which no handler runs.
  */
 export function* handlersFor(
   router: RouterLike,
   path: string,
   method: string,
-): Generator<unknown, void, undefined> {
+): Generator<unknown, boolean, undefined> {
+  // A route for the path that lacks OPTIONS makes `router` answer it once its stack is done.
+  let allows = false;
   for (const layer of router.stack) {
     let match: ReturnType<Layer['match']>;
     try {
       match = layer.match(path);
     } catch {
-      // `router` goes on with the error: no other handler runs.
-      return yield OPAQUE;
+      // `router` goes on with the error: no other handler runs, in this router or above.
+      yield OPAQUE;
+      return true;
     }
     if (match === false) continue;
+    const { route, handle } = layer;
+    if (route !== undefined && !route._handlesMethod(method)) {
+      allows ||= method === 'OPTIONS' && Object.keys(route.methods).length > 0;
+      if (method !== 'HEAD') continue;
+    }
     // `router.param` callbacks run before the layer, and may answer.
     if (Object.keys(match.params).some((key) => (router.params?.[key]?.length ?? 0) > 0)) {
       yield OPAQUE;
     }
-    const { route, handle } = layer;
     if (route !== undefined) {
-      if (!route._handlesMethod(method) && method !== 'HEAD') continue;
       let name = method.toLowerCase();
       if (name === 'head' && route.methods.head !== true) name = 'get';
       for (const inner of route.stack) {
@@ -59,15 +67,24 @@ export function* handlersFor(
       }
       continue;
     }
-    // `router` runs a `use()` layer only where the path breaks after its prefix.
+    // `router` runs a `use()` layer only where its match starts the path (a regular expression
+    // may match further on) and the path breaks after it.
     const rest = path.slice(match.path.length);
-    if (handle.length > 3 || (rest !== '' && !rest.startsWith('/'))) continue;
+    if (
+      handle.length > 3 ||
+      !path.startsWith(match.path) ||
+      (rest !== '' && !rest.startsWith('/'))
+    ) {
+      continue;
+    }
     if (Array.isArray(handle.stack)) {
-      yield* handlersFor(handle as RouterLike, rest === '' ? '/' : rest, method);
+      if (yield* handlersFor(handle as RouterLike, rest === '' ? '/' : rest, method)) return true;
     } else {
       yield handle;
     }
   }
+  if (allows) yield OPAQUE;
+  return false;
 }
 
 /**
