@@ -36,6 +36,15 @@ export function shareChangesOverRedis(store: Store, redis: RedisConnection): Sto
       thenPublish(store.revokeToken(tokenDigest, now), { kind: 'token', digest: tokenDigest }),
     revokeApplication: (id, now) =>
       thenPublish(store.revokeApplication(id, now), { kind: 'applications' }),
+    // A change of grants changes what tokens and keys may do; grants are rare: forget them all.
+    grantUserScope: (username, scope) =>
+      thenPublish(store.grantUserScope(username, scope), { kind: 'all' }),
+    revokeUserScope: (username, scope) =>
+      thenPublish(store.revokeUserScope(username, scope), { kind: 'all' }),
+    grantApplicationScope: (id, scope) =>
+      thenPublish(store.grantApplicationScope(id, scope), { kind: 'applications' }),
+    revokeApplicationScope: (id, scope) =>
+      thenPublish(store.revokeApplicationScope(id, scope), { kind: 'applications' }),
     deleteSession: (sessionDigest) =>
       thenPublish(store.deleteSession(sessionDigest), { kind: 'session', digest: sessionDigest }),
     watchChanges(watcher) {

@@ -81,6 +81,33 @@ for (const engine of storeEngines) {
       return { store, db, alice, watcher: given! };
     }
 
+    it('a grant withdrawn through it is forgotten at once by tokens and keys', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.grantUserScope('alice', 'admin');
+      await store.createToken('token', alice.id, HOUR, 0, ['admin']);
+      const app = await store.createApplication('billing', 'vk_abcd1234', 'key', 0);
+      await store.grantApplicationScope(app.id, 'admin');
+      assert.deepEqual((await store.findToken('token', 1))?.scopes, ['admin']);
+      assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, ['admin']);
+      // PostgreSQL announces the grants too, a moment later: wait until both stay in memory.
+      await until(
+        () =>
+          fromMemory(store.findToken('token', 2)) && fromMemory(store.findApplicationByKey('key')),
+        'the token and the key are kept',
+      );
+
+      await store.revokeUserScope('alice', 'admin');
+      await store.revokeApplicationScope(app.id, 'admin');
+      assert.deepEqual((await store.findToken('token', 3))?.scopes, []);
+      assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, []);
+      await store.grantUserScope('alice', 'admin');
+      await store.grantApplicationScope(app.id, 'admin');
+      assert.deepEqual((await store.findToken('token', 4))?.scopes, ['admin']);
+      assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, ['admin']);
+    });
+
     it('a found token, key and session are answered from memory on the next lookup', async (t) => {
       const fixed = await fixture(t);
       if (fixed === undefined) return;
@@ -91,10 +118,10 @@ for (const engine of storeEngines) {
 
       const token = store.findToken('token', 1);
       assert.equal(fromMemory(token), false, 'the first lookup reads the store');
-      assert.deepEqual(await token, { user: alice, expiresAt: HOUR });
+      assert.deepEqual(await token, { user: alice, expiresAt: HOUR, scopes: [] });
       const again = store.findToken('token', 2);
       assert.equal(fromMemory(again), true);
-      assert.deepEqual(again, { user: alice, expiresAt: HOUR });
+      assert.deepEqual(again, { user: alice, expiresAt: HOUR, scopes: [] });
 
       assert.deepEqual(await store.findApplicationByKey('key'), app);
       const key = store.findApplicationByKey('key');

@@ -132,9 +132,15 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     findUserCredentials: (username) => store.findUserCredentials(username),
     listUsers: () => store.listUsers(),
     countUsers: () => store.countUsers(),
+    userScopes: (userId) => store.userScopes(userId),
+    // A change of grants changes what the user's tokens may do: forget every token (grants are rare).
+    grantUserScope: (username, scope) =>
+      thenForget(store.grantUserScope(username, scope), { kind: 'all' }),
+    revokeUserScope: (username, scope) =>
+      thenForget(store.revokeUserScope(username, scope), { kind: 'all' }),
 
-    createToken: (tokenDigest, userId, expiresAt, now) =>
-      store.createToken(tokenDigest, userId, expiresAt, now),
+    createToken: (tokenDigest, userId, expiresAt, now, scopes) =>
+      store.createToken(tokenDigest, userId, expiresAt, now, scopes),
     findToken(tokenDigest, now) {
       const hit = tokens.get(tokenDigest);
       if (hit !== undefined && hit.expiresAt > now) return hit;
@@ -154,6 +160,10 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     // Keyed by digest, not id: forget every key (revocations are rare).
     revokeApplication: (id, now) =>
       thenForget(store.revokeApplication(id, now), { kind: 'applications' }),
+    grantApplicationScope: (id, scope) =>
+      thenForget(store.grantApplicationScope(id, scope), { kind: 'applications' }),
+    revokeApplicationScope: (id, scope) =>
+      thenForget(store.revokeApplicationScope(id, scope), { kind: 'applications' }),
 
     createSession: (sessionDigest, userId, now) => store.createSession(sessionDigest, userId, now),
     findSession(sessionDigest, now, timeouts) {

@@ -140,6 +140,50 @@ export const migrations: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION vouch_credentials_changed('all');
     `,
   },
+  {
+    version: 3,
+    description: 'scopes granted to users and applications, and carried by tokens',
+    // A token keeps the scopes it was issued with, space-separated (RFC 6749 §3.3); tokens issued
+    // before carry none.
+    sqlite: `
+      CREATE TABLE user_scopes (
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        scope TEXT NOT NULL,
+        PRIMARY KEY (user_id, scope)
+      ) STRICT, WITHOUT ROWID;
+
+      CREATE TABLE application_scopes (
+        application_id INTEGER NOT NULL REFERENCES applications (id) ON DELETE CASCADE,
+        scope TEXT NOT NULL,
+        PRIMARY KEY (application_id, scope)
+      ) STRICT, WITHOUT ROWID;
+
+      ALTER TABLE tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT '';
+    `,
+    // A grant withdrawn takes a scope away from the user's tokens or the application's key: every
+    // change of grants is announced, so that instances forget what they hold.
+    postgres: `
+      CREATE TABLE user_scopes (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        scope text NOT NULL,
+        PRIMARY KEY (user_id, scope)
+      );
+
+      CREATE TABLE application_scopes (
+        application_id bigint NOT NULL REFERENCES applications (id) ON DELETE CASCADE,
+        scope text NOT NULL,
+        PRIMARY KEY (application_id, scope)
+      );
+
+      ALTER TABLE tokens ADD COLUMN scopes text NOT NULL DEFAULT '';
+
+      CREATE TRIGGER user_scopes_changed AFTER INSERT OR UPDATE OR DELETE ON user_scopes
+        FOR EACH STATEMENT EXECUTE FUNCTION vouch_credentials_changed('all');
+      CREATE TRIGGER application_scopes_changed
+        AFTER INSERT OR UPDATE OR DELETE ON application_scopes
+        FOR EACH STATEMENT EXECUTE FUNCTION vouch_credentials_changed('applications');
+    `,
+  },
 ];
 
 /** Refuses a list of steps that is not numbered 1, 2, 3… (a programming error). */

@@ -38,12 +38,14 @@ test('a new database gets every table, its triggers and the latest version', asy
   if (opened === undefined) return;
   assert.equal(await migratePostgres(opened.pool), migrations.length);
   assert.deepEqual(await tables(opened.pool), [
+    'application_scopes',
     'applications',
     'login_failures',
     'schema_migrations',
     'sessions',
     'settings',
     'tokens',
+    'user_scopes',
     'users',
   ]);
   const triggers = await opened.pool.query<{ name: string }>(
@@ -51,7 +53,14 @@ test('a new database gets every table, its triggers and the latest version', asy
   );
   assert.deepEqual(
     triggers.rows.map((row) => row.name),
-    ['applications_changed', 'sessions_deleted', 'tokens_revoked', 'users_changed'],
+    [
+      'application_scopes_changed',
+      'applications_changed',
+      'sessions_deleted',
+      'tokens_revoked',
+      'user_scopes_changed',
+      'users_changed',
+    ],
   );
   assert.equal(await schemaVersion(opened.pool), migrations.length);
   assert.equal(await migratePostgres(opened.pool), migrations.length, 'migrating again is a no-op');

@@ -19,9 +19,12 @@ export interface Repositories {
     findCredentials(username: string): Awaitable<UserCredentials | undefined>;
     list(): Awaitable<UserRecord[]>;
     count(): Awaitable<number>;
+    scopes(userId: number): Awaitable<string[]>;
+    grantScope(username: string, scope: string): Awaitable<boolean>;
+    revokeScope(username: string, scope: string): Awaitable<boolean>;
   };
   readonly tokens: {
-    create(digest: string, userId: number, expiresAt: number, now: number): Awaitable<void>;
+    create(...row: Required<Parameters<Store['createToken']>>): Awaitable<void>;
     findLive(digest: string, now: number): Awaitable<LiveToken | undefined>;
     revoke(digest: string, now: number): Awaitable<boolean>;
   };
@@ -30,6 +33,8 @@ export interface Repositories {
     findByKey(keyDigest: string): Awaitable<ApplicationRecord | undefined>;
     list(): Awaitable<ApplicationRecord[]>;
     revoke(id: number, now: number): Awaitable<boolean>;
+    grantScope(id: number, scope: string): Awaitable<boolean>;
+    revokeScope(id: number, scope: string): Awaitable<boolean>;
   };
   readonly sessions: SessionRows & {
     create(digest: string, userId: number, now: number): Awaitable<void>;
@@ -75,9 +80,12 @@ export function storeOverRepositories(repositories: Repositories, engine: Engine
     findUserCredentials: (username) => call(() => users.findCredentials(username)),
     listUsers: () => call(() => users.list()),
     countUsers: () => call(() => users.count()),
+    userScopes: (userId) => call(() => users.scopes(userId)),
+    grantUserScope: (username, scope) => call(() => users.grantScope(username, scope)),
+    revokeUserScope: (username, scope) => call(() => users.revokeScope(username, scope)),
 
-    createToken: (tokenDigest, userId, expiresAt, now) =>
-      call(() => tokens.create(tokenDigest, userId, expiresAt, now)),
+    createToken: (tokenDigest, userId, expiresAt, now, scopes = []) =>
+      call(() => tokens.create(tokenDigest, userId, expiresAt, now, scopes)),
     findToken: (tokenDigest, now) => call(() => tokens.findLive(tokenDigest, now)),
     revokeToken: (tokenDigest, now) => call(() => tokens.revoke(tokenDigest, now)),
 
@@ -86,6 +94,8 @@ export function storeOverRepositories(repositories: Repositories, engine: Engine
     findApplicationByKey: (keyDigest) => call(() => applications.findByKey(keyDigest)),
     listApplications: () => call(() => applications.list()),
     revokeApplication: (id, now) => call(() => applications.revoke(id, now)),
+    grantApplicationScope: (id, scope) => call(() => applications.grantScope(id, scope)),
+    revokeApplicationScope: (id, scope) => call(() => applications.revokeScope(id, scope)),
 
     createSession: (sessionDigest, userId, now) =>
       call(() => sessions.create(sessionDigest, userId, now)),

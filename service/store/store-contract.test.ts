@@ -79,6 +79,7 @@ for (const engine of storeEngines) {
       assert.deepEqual(await store.findToken('digest-1', 10 * HOUR - 1), {
         user: alice,
         expiresAt: 10 * HOUR,
+        scopes: [],
       });
       assert.equal(await store.findToken('digest-1', 10 * HOUR), undefined);
       assert.equal(await store.findToken('unknown', 0), undefined);
@@ -110,6 +111,7 @@ for (const engine of storeEngines) {
         keyPrefix: 'vk_abcdefgh',
         createdAt: 100,
         revokedAt: null,
+        scopes: [],
       });
       assert.deepEqual(await store.findApplicationByKey('key-digest'), app);
       assert.equal(await store.findApplicationByKey('other'), undefined);
@@ -118,6 +120,74 @@ for (const engine of storeEngines) {
       assert.deepEqual(await store.listApplications(), [{ ...app, revokedAt: 200 }]);
       assert.equal(await store.revokeApplication(app.id, 300), false);
       assert.deepEqual(await store.listApplications(), [{ ...app, revokedAt: 200 }]);
+    });
+
+    it('scopes: granted to a user once, withdrawn once, listed sorted', async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      const bob = await store.createUser('bob', 'h', 0);
+      assert.deepEqual(await store.userScopes(alice.id), []);
+      assert.equal(await store.grantUserScope('alice', 'pets:read'), true);
+      assert.equal(await store.grantUserScope('alice', 'admin'), true);
+      assert.equal(await store.grantUserScope('alice', 'admin'), false);
+      assert.deepEqual(await store.userScopes(alice.id), ['admin', 'pets:read']);
+      assert.deepEqual(await store.userScopes(bob.id), []);
+      assert.equal(await store.revokeUserScope('alice', 'admin'), true);
+      assert.equal(await store.revokeUserScope('alice', 'admin'), false);
+      assert.deepEqual(await store.userScopes(alice.id), ['pets:read']);
+      for (const change of ['grantUserScope', 'revokeUserScope'] as const) {
+        await assert.rejects(store[change]('nobody', 'admin'), (error: unknown) => {
+          assert.ok(error instanceof NotFoundError);
+          assert.equal(error.code, 'VOUCH_SERVICE_NOT_FOUND');
+          return true;
+        });
+      }
+    });
+
+    it('tokens: carry the scopes issued with, as long as their user holds them', async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      await store.grantUserScope('alice', 'admin');
+      await store.grantUserScope('alice', 'pets:read');
+      await store.createToken('scoped', alice.id, HOUR, 0, ['admin', 'pets:read']);
+      await store.createToken('narrow', alice.id, HOUR, 0, ['pets:read']);
+      await store.createToken('plain', alice.id, HOUR, 0);
+      const scopesOf = async (digest: string) => (await store.findToken(digest, 1))?.scopes;
+      assert.deepEqual(await scopesOf('scoped'), ['admin', 'pets:read']);
+      assert.deepEqual(await scopesOf('narrow'), ['pets:read']);
+      assert.deepEqual(await scopesOf('plain'), []);
+      // Withdrawn from the user, a scope is gone from her tokens at once; never added by a grant.
+      await store.revokeUserScope('alice', 'admin');
+      assert.deepEqual(await scopesOf('scoped'), ['pets:read']);
+      await store.grantUserScope('alice', 'admin');
+      await store.grantUserScope('alice', 'pets:write');
+      assert.deepEqual(await scopesOf('scoped'), ['admin', 'pets:read']);
+      assert.deepEqual(await scopesOf('narrow'), ['pets:read']);
+    });
+
+    it('applications: scopes granted to a key once, withdrawn once, carried when found', async (t) => {
+      const { store } = (await fixture(t)) ?? {};
+      if (store === undefined) return;
+      const app = await store.createApplication('billing', 'vk_1', 'key', 0);
+      assert.equal(await store.grantApplicationScope(app.id, 'invoices:write'), true);
+      assert.equal(await store.grantApplicationScope(app.id, 'admin'), true);
+      assert.equal(await store.grantApplicationScope(app.id, 'admin'), false);
+      assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, [
+        'admin',
+        'invoices:write',
+      ]);
+      assert.deepEqual(await store.listApplications(), [
+        { ...app, scopes: ['admin', 'invoices:write'] },
+      ]);
+      assert.equal(await store.revokeApplicationScope(app.id, 'admin'), true);
+      assert.equal(await store.revokeApplicationScope(app.id, 'admin'), false);
+      assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, ['invoices:write']);
+      for (const change of ['grantApplicationScope', 'revokeApplicationScope'] as const) {
+        await assert.rejects(store[change](app.id + 1, 'admin'), (error: unknown) => {
+          assert.ok(error instanceof NotFoundError);
+          return true;
+        });
+      }
     });
 
     it('applications: revoking an unknown id is NotFoundError', async (t) => {
@@ -371,6 +441,35 @@ for (const engine of storeEngines) {
           assert.equal(await lookUp(), undefined, `the ${kind} is gone for this store's reads`);
         }
         assert.deepEqual(seen.lost, []);
+      });
+
+      it('another connection withdrawing a grant is reported, once visible', async (t) => {
+        const { db, store, alice } = (await withAlice(t)) ?? {};
+        if (db === undefined || store === undefined || alice === undefined) return;
+        const other = await db.open();
+        await store.grantUserScope('alice', 'admin');
+        await store.createToken('token', alice.id, HOUR, 0, ['admin']);
+        const app = await store.createApplication('billing', 'vk_1', 'key', 0);
+        await store.grantApplicationScope(app.id, 'admin');
+        const { seen, watcher } = recorder();
+        const stop = store.watchChanges(watcher);
+        t.after(stop);
+        await until(() => seen.ready === 1, 'the watch is ready');
+
+        let before = seen.changes.length;
+        await other.revokeUserScope('alice', 'admin');
+        await until(
+          () => seen.changes.slice(before).some((change) => covers(change, 'token', 'token')),
+          "the user's grant change is reported",
+        );
+        assert.deepEqual((await store.findToken('token', 1))?.scopes, []);
+        before = seen.changes.length;
+        await other.revokeApplicationScope(app.id, 'admin');
+        await until(
+          () => seen.changes.slice(before).some((change) => covers(change, 'applications')),
+          "the key's grant change is reported",
+        );
+        assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, []);
       });
 
       it('nothing is reported once stopped', async (t) => {

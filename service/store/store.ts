@@ -20,6 +20,8 @@ export interface ApplicationRecord {
   readonly createdAt: number;
   /** When the key was revoked, or `null` while it works. */
   readonly revokedAt: number | null;
+  /** The scopes granted to the application's key, sorted. */
+  readonly scopes: readonly string[];
 }
 
 /** A bearer token that works: its user, and until when. */
@@ -27,6 +29,11 @@ export interface LiveToken {
   readonly user: UserRecord;
   /** Milliseconds since the epoch; the token is dead from this instant on. */
   readonly expiresAt: number;
+  /**
+   * What the token may do, sorted: the scopes it was issued with that its user still holds (a
+   * grant withdrawn takes the scope away from tokens issued before).
+   */
+  readonly scopes: readonly string[];
 }
 
 /** A session that works: its user and its clocks, as stored after this request. */
@@ -82,9 +89,27 @@ export interface Store {
   listUsers(): Promise<UserRecord[]>;
   /** How many users exist (0 on a new database). */
   countUsers(): Promise<number>;
+  /** The scopes granted to a user, sorted (none for an unknown id). */
+  userScopes(userId: number): Promise<string[]>;
+  /**
+   * Grants a scope to the user with this name: `true` once granted, `false` when it already was;
+   * `NotFoundError` for an unknown name.
+   */
+  grantUserScope(username: string, scope: string): Promise<boolean>;
+  /**
+   * Withdraws a scope from a user, and so from the user's tokens, at once: `true` once withdrawn,
+   * `false` when the user did not hold it; `NotFoundError` for an unknown name.
+   */
+  revokeUserScope(username: string, scope: string): Promise<boolean>;
 
-  /** Records a bearer token for a user, valid until `expiresAt`. */
-  createToken(tokenDigest: string, userId: number, expiresAt: number, now: number): Promise<void>;
+  /** Records a bearer token for a user, valid until `expiresAt`, carrying `scopes` (none by default). */
+  createToken(
+    tokenDigest: string,
+    userId: number,
+    expiresAt: number,
+    now: number,
+    scopes?: readonly string[],
+  ): Promise<void>;
   /** A token that exists, has not expired at `now` and is not revoked. */
   findToken(tokenDigest: string, now: number): Awaitable<LiveToken | undefined>;
   /** Revokes a token at once (durably); `NotFoundError` for an unknown digest; `false` when already revoked. */
@@ -103,6 +128,16 @@ export interface Store {
   listApplications(): Promise<ApplicationRecord[]>;
   /** Revokes an application's key at once (durably); `NotFoundError` for an unknown id; `false` when already revoked. */
   revokeApplication(id: number, now: number): Promise<boolean>;
+  /**
+   * Grants a scope to an application's key: `true` once granted, `false` when it already was;
+   * `NotFoundError` for an unknown id.
+   */
+  grantApplicationScope(id: number, scope: string): Promise<boolean>;
+  /**
+   * Withdraws a scope from an application's key at once: `true` once withdrawn, `false` when it
+   * did not hold it; `NotFoundError` for an unknown id.
+   */
+  revokeApplicationScope(id: number, scope: string): Promise<boolean>;
 
   /** Starts a session for a user. */
   createSession(sessionDigest: string, userId: number, now: number): Promise<void>;

@@ -1,28 +1,34 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
 import { revokeOnce } from './revoke-once.js';
+import { effectiveScopes } from '../../security/scopes.js';
 
 interface JoinedRow {
   readonly id: number;
   readonly username: string;
   readonly createdAt: number;
   readonly expiresAt: number;
+  readonly issued: string;
+  readonly granted: string | null;
 }
 
 /** The statements of the `tokens` table, prepared by each connection on first use. */
 export function createTokenRepository(db: Pick<Pool, 'query'>): Repositories['tokens'] {
   return {
-    async create(digest, userId, expiresAt, now) {
+    async create(digest, userId, expiresAt, now, scopes) {
       await db.query({
         name: 'vouch-token-create',
-        text: 'INSERT INTO tokens (digest, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
-        values: [digest, userId, now, expiresAt],
+        text: `INSERT INTO tokens (digest, user_id, created_at, expires_at, scopes)
+               VALUES ($1, $2, $3, $4, $5)`,
+        values: [digest, userId, now, expiresAt, scopes.join(' ')],
       });
     },
     async findLive(digest, now) {
       const result = await db.query<JoinedRow>({
         name: 'vouch-token-live',
-        text: `SELECT u.id, u.username, u.created_at AS "createdAt", t.expires_at AS "expiresAt"
+        text: `SELECT u.id, u.username, u.created_at AS "createdAt", t.expires_at AS "expiresAt",
+                 t.scopes AS issued,
+                 (SELECT string_agg(scope, ' ') FROM user_scopes WHERE user_id = u.id) AS granted
                FROM tokens t JOIN users u ON u.id = t.user_id
                WHERE t.digest = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`,
         values: [digest, now],
@@ -32,6 +38,7 @@ export function createTokenRepository(db: Pick<Pool, 'query'>): Repositories['to
       return {
         user: { id: row.id, username: row.username, createdAt: row.createdAt },
         expiresAt: row.expiresAt,
+        scopes: effectiveScopes(row.issued, row.granted),
       };
     },
     revoke: (digest, now) => revokeOnce(db, 'tokens', digest, now, 'token'),

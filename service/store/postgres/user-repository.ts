@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
+import { changeGrant } from './change-grant.js';
 import { onlyRow } from './only-row.js';
 import { type UserCredentials, type UserRecord } from '../store.js';
 import { UsernameTakenError } from '../../errors.js';
@@ -48,5 +49,17 @@ export function createUserRepository(db: Pick<Pool, 'query'>): Repositories['use
       });
       return result.rows[0]?.count ?? 0;
     },
+    async scopes(userId) {
+      const result = await db.query<{ scope: string }>({
+        name: 'vouch-user-scopes',
+        text: 'SELECT scope FROM user_scopes WHERE user_id = $1 ORDER BY scope COLLATE "C"',
+        values: [userId],
+      });
+      return result.rows.map((row) => row.scope);
+    },
+    grantScope: (username, scope) =>
+      changeGrant(db, 'users', 'grant', username, scope, `user ${username}`),
+    revokeScope: (username, scope) =>
+      changeGrant(db, 'users', 'revoke', username, scope, `user ${username}`),
   };
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type ApplicationRecord } from '../store.js';
 import { NotFoundError } from '../../errors.js';
+import { storedScopes } from '../../security/scopes.js';
 
 /** The `applications` table through prepared statements. */
 export interface ApplicationRepository {
@@ -8,21 +9,34 @@ export interface ApplicationRepository {
   findByKey(keyDigest: string): ApplicationRecord | undefined;
   list(): ApplicationRecord[];
   revoke(id: number, now: number): boolean;
+  /** `true` once granted, `false` when it already was; `NotFoundError` for an unknown id. */
+  grantScope(id: number, scope: string): boolean;
+  /** `true` once withdrawn, `false` when it was not held; `NotFoundError` for an unknown id. */
+  revokeScope(id: number, scope: string): boolean;
 }
+
+/** A row as read, its scopes space-separated (`null` for none). */
+type Row = Omit<ApplicationRecord, 'scopes'> & { readonly scopes: string | null };
 
 const COLUMNS =
   'id, name, key_prefix AS keyPrefix, created_at AS createdAt, revoked_at AS revokedAt';
+const WITH_SCOPES = `${COLUMNS}, (SELECT group_concat(scope, ' ') FROM application_scopes
+  WHERE application_id = applications.id) AS scopes`;
+
+function toRecord(row: Row): ApplicationRecord {
+  return { ...row, scopes: storedScopes(row.scopes) };
+}
 
 /** Prepares the statements of the `applications` table once, for the life of the connection. */
 export function createApplicationRepository(db: Database.Database): ApplicationRepository {
-  const insert = db.prepare<[string, string, string, number], ApplicationRecord>(
+  const insert = db.prepare<[string, string, string, number], Row>(
     `INSERT INTO applications (name, key_prefix, key_digest, created_at) VALUES (?, ?, ?, ?)
-     RETURNING ${COLUMNS}`,
+     RETURNING ${COLUMNS}, NULL AS scopes`,
   );
-  const byKey = db.prepare<[string], ApplicationRecord>(
-    `SELECT ${COLUMNS} FROM applications WHERE key_digest = ? AND revoked_at IS NULL`,
+  const byKey = db.prepare<[string], Row>(
+    `SELECT ${WITH_SCOPES} FROM applications WHERE key_digest = ? AND revoked_at IS NULL`,
   );
-  const all = db.prepare<[], ApplicationRecord>(`SELECT ${COLUMNS} FROM applications ORDER BY id`);
+  const all = db.prepare<[], Row>(`SELECT ${WITH_SCOPES} FROM applications ORDER BY id`);
   const revoke = db.prepare<[number, number]>(
     'UPDATE applications SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
   );
@@ -32,12 +46,34 @@ export function createApplicationRepository(db: Database.Database): ApplicationR
     if (exists.get(id) === undefined) throw new NotFoundError(`application ${id}`);
     return false;
   });
+  const grant = db.prepare<[string, number]>(
+    `INSERT OR IGNORE INTO application_scopes (application_id, scope)
+     SELECT id, ? FROM applications WHERE id = ?`,
+  );
+  const withdraw = db.prepare<[number, string]>(
+    'DELETE FROM application_scopes WHERE application_id = ? AND scope = ?',
+  );
+  const grantOnce = db.transaction((id: number, scope: string): boolean => {
+    if (grant.run(scope, id).changes > 0) return true;
+    if (exists.get(id) === undefined) throw new NotFoundError(`application ${id}`);
+    return false;
+  });
+  const withdrawOnce = db.transaction((id: number, scope: string): boolean => {
+    if (withdraw.run(id, scope).changes > 0) return true;
+    if (exists.get(id) === undefined) throw new NotFoundError(`application ${id}`);
+    return false;
+  });
 
   return {
     create: (name, keyPrefix, keyDigest, now) =>
-      insert.get(name, keyPrefix, keyDigest, now) as ApplicationRecord,
-    findByKey: (keyDigest) => byKey.get(keyDigest),
-    list: () => all.all(),
+      toRecord(insert.get(name, keyPrefix, keyDigest, now) as Row),
+    findByKey(keyDigest) {
+      const row = byKey.get(keyDigest);
+      return row === undefined ? undefined : toRecord(row);
+    },
+    list: () => all.all().map(toRecord),
     revoke: (id, now) => revokeOnce.immediate(id, now),
+    grantScope: (id, scope) => grantOnce.immediate(id, scope),
+    revokeScope: (id, scope) => withdrawOnce.immediate(id, scope),
   };
 }

@@ -28,7 +28,15 @@ test('a new database gets every table and the latest version', () => {
   const db = new Database(':memory:');
   assert.equal(userVersion(db), 0);
   assert.equal(migrate(db), migrations.length);
-  assert.deepEqual(tables(db), ['applications', 'sessions', 'settings', 'tokens', 'users']);
+  assert.deepEqual(tables(db), [
+    'application_scopes',
+    'applications',
+    'sessions',
+    'settings',
+    'tokens',
+    'user_scopes',
+    'users',
+  ]);
   const indexes = db
     .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL")
     .pluck()

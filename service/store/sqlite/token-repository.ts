@@ -1,10 +1,17 @@
 import type Database from 'better-sqlite3';
 import { type LiveToken } from '../store.js';
+import { effectiveScopes } from '../../security/scopes.js';
 import { NotFoundError } from '../../errors.js';
 
 /** The `tokens` table through prepared statements. */
 export interface TokenRepository {
-  create(digest: string, userId: number, expiresAt: number, now: number): void;
+  create(
+    digest: string,
+    userId: number,
+    expiresAt: number,
+    now: number,
+    scopes: readonly string[],
+  ): void;
   findLive(digest: string, now: number): LiveToken | undefined;
   /** `true` once revoked now, `false` when it already was; `NotFoundError` when unknown. */
   revoke(digest: string, now: number): boolean;
@@ -15,15 +22,19 @@ interface JoinedRow {
   readonly username: string;
   readonly createdAt: number;
   readonly expiresAt: number;
+  readonly issued: string;
+  readonly granted: string | null;
 }
 
 /** Prepares the statements of the `tokens` table once, for the life of the connection. */
 export function createTokenRepository(db: Database.Database): TokenRepository {
-  const insert = db.prepare<[string, number, number, number]>(
-    'INSERT INTO tokens (digest, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+  const insert = db.prepare<[string, number, number, number, string]>(
+    'INSERT INTO tokens (digest, user_id, created_at, expires_at, scopes) VALUES (?, ?, ?, ?, ?)',
   );
   const live = db.prepare<[string, number], JoinedRow>(
-    `SELECT u.id, u.username, u.created_at AS createdAt, t.expires_at AS expiresAt
+    `SELECT u.id, u.username, u.created_at AS createdAt, t.expires_at AS expiresAt,
+       t.scopes AS issued,
+       (SELECT group_concat(scope, ' ') FROM user_scopes WHERE user_id = u.id) AS granted
      FROM tokens t JOIN users u ON u.id = t.user_id
      WHERE t.digest = ? AND t.revoked_at IS NULL AND t.expires_at > ?`,
   );
@@ -38,8 +49,8 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
   });
 
   return {
-    create(digest, userId, expiresAt, now) {
-      insert.run(digest, userId, now, expiresAt);
+    create(digest, userId, expiresAt, now, scopes) {
+      insert.run(digest, userId, now, expiresAt, scopes.join(' '));
     },
     findLive(digest, now) {
       const row = live.get(digest, now);
@@ -47,6 +58,7 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
       return {
         user: { id: row.id, username: row.username, createdAt: row.createdAt },
         expiresAt: row.expiresAt,
+        scopes: effectiveScopes(row.issued, row.granted),
       };
     },
     revoke: (digest, now) => revokeOnce.immediate(digest, now),

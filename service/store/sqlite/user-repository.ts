@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { type UserCredentials, type UserRecord } from '../store.js';
-import { UsernameTakenError } from '../../errors.js';
+import { NotFoundError, UsernameTakenError } from '../../errors.js';
 
 /** The `users` table through prepared statements. */
 export interface UserRepository {
@@ -8,6 +8,11 @@ export interface UserRepository {
   findCredentials(username: string): UserCredentials | undefined;
   list(): UserRecord[];
   count(): number;
+  scopes(userId: number): string[];
+  /** `true` once granted, `false` when it already was; `NotFoundError` for an unknown name. */
+  grantScope(username: string, scope: string): boolean;
+  /** `true` once withdrawn, `false` when it was not held; `NotFoundError` for an unknown name. */
+  revokeScope(username: string, scope: string): boolean;
 }
 
 /** Prepares the statements of the `users` table once, for the life of the connection. */
@@ -24,6 +29,27 @@ export function createUserRepository(db: Database.Database): UserRepository {
     'SELECT id, username, created_at AS createdAt FROM users ORDER BY id',
   );
   const count = db.prepare<[], number>('SELECT count(*) FROM users').pluck();
+  const scopes = db
+    .prepare<[number], string>('SELECT scope FROM user_scopes WHERE user_id = ? ORDER BY scope')
+    .pluck();
+  const grant = db.prepare<[string, string]>(
+    `INSERT OR IGNORE INTO user_scopes (user_id, scope)
+     SELECT id, ? FROM users WHERE username = ?`,
+  );
+  const withdraw = db.prepare<[string, string]>(
+    `DELETE FROM user_scopes
+     WHERE scope = ? AND user_id = (SELECT id FROM users WHERE username = ?)`,
+  );
+  const exists = db.prepare<[string], number>('SELECT 1 FROM users WHERE username = ?').pluck();
+  /** Runs a change of grants; one that changed nothing tells an unknown user from a no-op. */
+  const changeGrant = (statement: typeof grant) =>
+    db.transaction((username: string, scope: string): boolean => {
+      if (statement.run(scope, username).changes > 0) return true;
+      if (exists.get(username) === undefined) throw new NotFoundError(`user ${username}`);
+      return false;
+    });
+  const grantOnce = changeGrant(grant);
+  const withdrawOnce = changeGrant(withdraw);
 
   return {
     create(username, passwordHash, now) {
@@ -39,5 +65,8 @@ export function createUserRepository(db: Database.Database): UserRepository {
     findCredentials: (username) => byName.get(username),
     list: () => all.all(),
     count: () => count.get() ?? 0,
+    scopes: (userId) => scopes.all(userId),
+    grantScope: (username, scope) => grantOnce.immediate(username, scope),
+    revokeScope: (username, scope) => withdrawOnce.immediate(username, scope),
   };
 }
