@@ -99,6 +99,14 @@ test('an unknown command or a wrong number of arguments exits 2 with the usage',
     [['key', 'add'], 'key add needs an <application-name>'],
     [['key', 'add', 'two', 'words'], 'key add takes one <application-name>, got 2 arguments'],
     [['key', 'revoke'], 'key revoke needs an <id>'],
+    [['user', 'grant'], 'user grant needs a <username> and a <scope>'],
+    [['user', 'grant', 'alice'], 'user grant needs a <scope>'],
+    [
+      ['user', 'revoke-scope', 'alice', 'a', 'b'],
+      'user revoke-scope takes <username> and <scope>, got 3 arguments',
+    ],
+    [['key', 'grant', '1'], 'key grant needs a <scope>'],
+    [['key', 'revoke-scope'], 'key revoke-scope needs an <id> and a <scope>'],
     [
       ['token', 'revoke', 'abc'],
       'token revoke takes no argument, got 1 (the token is read from standard input)',
@@ -250,6 +258,91 @@ test('key list and key revoke: revocation at once; again is fine; unknown is an 
     assert.match(outcome.stderr, id === '3' ? /^error: no key has id 3/ : /^error: a key id is/);
   }
   assert.equal((await store.findApplicationByKey(digest(second)))?.name, 'two');
+});
+
+test('user grant and revoke-scope: at once; again is fine; unknown or malformed is an error', async (t) => {
+  const { env, file } = tempDatabase(t);
+  await run(['user', 'add', 'alice'], env, 'wonderland\n');
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const alice = (await store.findUserCredentials('alice'))!;
+  const grants = () => store.userScopes(alice.id);
+
+  assert.deepEqual(await run(['user', 'grant', 'alice', 'admin'], env), {
+    code: 0,
+    stdout: 'scope admin granted to user alice\n',
+    stderr: '',
+  });
+  assert.deepEqual(await run(['user', 'grant', 'alice', 'admin'], env), {
+    code: 0,
+    stdout: 'user alice already has scope admin\n',
+    stderr: '',
+  });
+  assert.equal((await run(['user', 'grant', 'alice', 'pets:read'], env)).code, 0);
+  assert.deepEqual(await grants(), ['admin', 'pets:read']);
+  assert.deepEqual(await run(['user', 'revoke-scope', 'alice', 'admin'], env), {
+    code: 0,
+    stdout: "scope admin withdrawn from user alice and the user's tokens\n",
+    stderr: '',
+  });
+  assert.deepEqual(await run(['user', 'revoke-scope', 'alice', 'admin'], env), {
+    code: 0,
+    stdout: 'user alice does not have scope admin\n',
+    stderr: '',
+  });
+  assert.deepEqual(await grants(), ['pets:read']);
+
+  for (const command of ['grant', 'revoke-scope']) {
+    assert.deepEqual(await run(['user', command, 'bob', 'admin'], env), {
+      code: 1,
+      stdout: '',
+      stderr: 'error: no user is named "bob" (see user list)\n',
+    });
+    for (const scope of ['two words', 'say"what', 'back\\slash', 'é', '', 'x'.repeat(65)]) {
+      const outcome = await run(['user', command, 'alice', scope], env);
+      assert.equal(outcome.code, 1, scope);
+      assert.match(outcome.stderr, /^error: a scope is 1 to 64 printable ASCII characters/);
+    }
+  }
+  assert.deepEqual(await grants(), ['pets:read']);
+});
+
+test('key grant and revoke-scope: at once; again is fine; unknown or malformed is an error', async (t) => {
+  const { env, file } = tempDatabase(t);
+  await run(['key', 'add', 'billing'], env);
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const scopes = async () => (await store.listApplications())[0]?.scopes;
+
+  assert.deepEqual(await run(['key', 'grant', '1', 'invoices:write'], env), {
+    code: 0,
+    stdout: 'scope invoices:write granted to key 1\n',
+    stderr: '',
+  });
+  assert.equal(
+    (await run(['key', 'grant', '1', 'invoices:write'], env)).stdout,
+    'key 1 already has scope invoices:write\n',
+  );
+  assert.deepEqual(await scopes(), ['invoices:write']);
+  assert.deepEqual(await run(['key', 'revoke-scope', '1', 'invoices:write'], env), {
+    code: 0,
+    stdout: 'scope invoices:write withdrawn from key 1\n',
+    stderr: '',
+  });
+  assert.equal(
+    (await run(['key', 'revoke-scope', '1', 'invoices:write'], env)).stdout,
+    'key 1 does not have scope invoices:write\n',
+  );
+  assert.deepEqual(await scopes(), []);
+  for (const command of ['grant', 'revoke-scope']) {
+    assert.deepEqual(await run(['key', command, '7', 'admin'], env), {
+      code: 1,
+      stdout: '',
+      stderr: 'error: no key has id 7 (see key list)\n',
+    });
+    assert.match((await run(['key', command, 'one', 'admin'], env)).stderr, /^error: a key id is/);
+    assert.match((await run(['key', command, '1', 'a b'], env)).stderr, /^error: a scope is/);
+  }
 });
 
 test('token revoke: the token from standard input, at once; again is fine; unknown is an error', async (t) => {

@@ -4,6 +4,12 @@ import { StoreUnavailableError } from 'vouch';
 import type { CliContext, CliIo } from './cli/cli-context.js';
 import { addKey, listKeys, revokeKey } from './cli/key-commands.js';
 import { revokeToken } from './cli/token-commands.js';
+import {
+  grantKeyScope,
+  grantUserScope,
+  revokeKeyScope,
+  revokeUserScope,
+} from './cli/scope-commands.js';
 import { addUser, listUsers } from './cli/user-commands.js';
 import type { ScryptParameters } from './security/passwords.js';
 import { connectRedis } from './config/backing-services.js';
@@ -24,16 +30,22 @@ export interface CliOptions {
 export const USAGE = `Usage: npm run -s cli -- <command>
 
 Commands:
-  user add <username>          add a user; the password is read from standard input
-  user list                    list users: id, username, creation time
-  key add <application-name>   create an application's API key, printed once on the last line
-  key list                     list keys: id, prefix, application, active or revoked
-  key revoke <id>              revoke a key at once (revoking it again is not an error)
-  token revoke                 revoke the Bearer token read from standard input, at once
+  user add <username>                   add a user; the password is read from standard input
+  user list                             list users: id, username, creation time
+  user grant <username> <scope>         grant a scope to a user, and to the tokens asking for it
+  user revoke-scope <username> <scope>  withdraw a scope from a user and its tokens, at once
+  key add <application-name>            create an application's key, printed once on the last line
+  key list                              list keys: id, prefix, application, active or revoked
+  key revoke <id>                       revoke a key at once (revoking it again is not an error)
+  key grant <id> <scope>                grant a scope to a key
+  key revoke-scope <id> <scope>         withdraw a scope from a key, at once
+  token revoke                          revoke the Bearer token read from standard input, at once
 
 Environment:
   DATABASE_URL   where the data lives (default ${DEFAULT_DATABASE_URL})
   REDIS_URL      the Redis the service's instances share, if any: revocations reach them through it
+
+A scope is 1 to 64 printable ASCII characters without space, " or \\ (RFC 6749), as admin.
 
 Exit status: 0 done, 1 refused (bad input, duplicate, unknown id or token, database unavailable),
 2 not a command, or not its arguments.
@@ -85,7 +97,7 @@ export async function runCli(
   const problem = arityProblem(command, known, rest.length);
   if (problem !== undefined) return usageError(io, problem);
   try {
-    await known.run(context, rest[0] ?? '', options);
+    await known.run(context, rest, options);
     return 0;
   } catch (error) {
     io.stderr.write(`error: ${describe(error)}\n`);
@@ -93,27 +105,67 @@ export async function runCli(
   }
 }
 
-/** A command: what it does with its one argument, if it takes one. */
+/** A command: what it does with its arguments, if it takes any. */
 interface Command {
-  /** Its argument as the usage names it, with its article (`a <username>`), if it takes one. */
-  readonly argument?: string;
+  /** Its arguments as the usage names them, with their articles (`a <username>`), if any. */
+  readonly arguments?: readonly string[];
   /** Said when it is given an argument although it takes none. */
   readonly note?: string;
-  run(context: CliContext, argument: string, options: CliOptions): Promise<void>;
+  /** Runs it with as many arguments as it takes. */
+  run(context: CliContext, args: readonly string[], options: CliOptions): Promise<void>;
+}
+
+/** The `index`th argument, which the arity check has made sure is there. */
+function nth(args: readonly string[], index: number): string {
+  return args[index] ?? '';
 }
 
 const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   [
     'user add',
     {
-      argument: 'a <username>',
-      run: (context, name, options) => addUser(context, name, options.scrypt),
+      arguments: ['a <username>'],
+      run: (context, args, options) => addUser(context, nth(args, 0), options.scrypt),
     },
   ],
   ['user list', { run: (context) => listUsers(context) }],
-  ['key add', { argument: 'an <application-name>', run: (context, name) => addKey(context, name) }],
+  [
+    'user grant',
+    {
+      arguments: ['a <username>', 'a <scope>'],
+      run: (context, args) => grantUserScope(context, nth(args, 0), nth(args, 1)),
+    },
+  ],
+  [
+    'user revoke-scope',
+    {
+      arguments: ['a <username>', 'a <scope>'],
+      run: (context, args) => revokeUserScope(context, nth(args, 0), nth(args, 1)),
+    },
+  ],
+  [
+    'key add',
+    { arguments: ['an <application-name>'], run: (context, args) => addKey(context, nth(args, 0)) },
+  ],
   ['key list', { run: (context) => listKeys(context) }],
-  ['key revoke', { argument: 'an <id>', run: (context, id) => revokeKey(context, id) }],
+  [
+    'key revoke',
+    { arguments: ['an <id>'], run: (context, args) => revokeKey(context, nth(args, 0)) },
+  ],
+  [
+    'key grant',
+    {
+      arguments: ['an <id>', 'a <scope>'],
+      run: (context, args) => grantKeyScope(context, nth(args, 0), nth(args, 1)),
+    },
+  ],
+  [
+    'key revoke-scope',
+    {
+      arguments: ['an <id>', 'a <scope>'],
+      run: (context, args) => revokeKeyScope(context, nth(args, 0), nth(args, 1)),
+    },
+  ],
   [
     'token revoke',
     {
@@ -129,13 +181,13 @@ function unknownCommand(argv: readonly string[]): string {
 
 /** What is wrong with the number of arguments given to a known command, if anything. */
 function arityProblem(name: string, command: Command, given: number): string | undefined {
-  const { argument } = command;
-  if (argument === undefined) {
-    return given === 0 ? undefined : `${name} takes no argument, got ${given}${command.note ?? ''}`;
-  }
-  if (given === 1) return undefined;
-  if (given === 0) return `${name} needs ${argument}`;
-  return `${name} takes one ${argument.replace(/^an? /, '')}, got ${given} arguments`;
+  const wanted = command.arguments ?? [];
+  if (given === wanted.length) return undefined;
+  if (wanted.length === 0) return `${name} takes no argument, got ${given}${command.note ?? ''}`;
+  if (given < wanted.length) return `${name} needs ${wanted.slice(given).join(' and ')}`;
+  const bare = wanted.map((argument) => argument.replace(/^an? /, ''));
+  const takes = bare.length === 1 ? `one ${bare.join('')}` : bare.join(' and ');
+  return `${name} takes ${takes}, got ${given} arguments`;
 }
 
 function usageError(io: CliIo, message: string): number {

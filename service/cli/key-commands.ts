@@ -34,10 +34,7 @@ export async function listKeys(context: CliContext): Promise<void> {
  * (exit 0) and says since when: the state asked for holds. An unknown id is an error.
  */
 export async function revokeKey(context: CliContext, id: string): Promise<void> {
-  if (!/^[1-9][0-9]{0,14}$/.test(id)) {
-    throw new CliError(`a key id is a positive whole number (see key list): ${JSON.stringify(id)}`);
-  }
-  const numeric = Number(id);
+  const numeric = keyId(id);
   await context.withStore(async (store) => {
     const revoked = await store
       .revokeApplication(numeric, context.now())
@@ -55,6 +52,14 @@ export async function revokeKey(context: CliContext, id: string): Promise<void> 
       `key ${numeric} was already revoked${revokedAt == null ? '' : ` on ${iso(revokedAt)}`}\n`,
     );
   });
+}
+
+/** The key id an argument names; `CliError` unless it is a positive whole number. */
+export function keyId(id: string): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(id)) {
+    throw new CliError(`a key id is a positive whole number (see key list): ${JSON.stringify(id)}`);
+  }
+  return Number(id);
 }
 
 function iso(ms: number): string {
