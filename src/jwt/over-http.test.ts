@@ -96,6 +96,38 @@ describe('JwtBearer over HTTP', () => {
     assert.ok(!lines.some((line) => line.includes(token)), 'the token is not');
   });
 
+  it('Fastify: the scope and scp claims grant scopes; a map must keep them', async (t) => {
+    const jwks = await jwksServer(t, [key.jwk]);
+    const bearer = jwtBearer(jwks.url);
+    const mapped = new JwtBearer({
+      jwksUrl: jwks.url,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      algorithms: ['ES256'],
+      name: 'mappedJwt',
+      map: (payload) => ({ id: payload.sub }),
+    });
+    const app = await build(t, { csrf: false });
+    app.get('/pets', { auth: bearer, scopes: ['pets:read'] }, async () => 'pets');
+    app.get('/admin', { auth: bearer, scopes: ['admin'] }, async () => 'admin');
+    app.get('/mapped', { auth: mapped, scopes: ['pets:read'] }, async () => 'mapped');
+    const origin = await app.listen({ port: 0, host: '127.0.0.1' });
+    const get = async (path: string, token: string) =>
+      fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+    const scope = await sign(key); // scope: 'pets:read pets:write'
+    const scp = await sign(key, { claims: { scope: undefined, scp: ['admin'] } });
+    assert.equal((await get('/pets', scope)).status, 200);
+    assert.equal((await get('/admin', scp)).status, 200);
+    const lacking = await get('/admin', scope);
+    assert.equal(lacking.status, 403);
+    assert.equal(
+      lacking.headers.get('www-authenticate'),
+      'Bearer realm="api", error="insufficient_scope", scope="admin"',
+    );
+    assert.equal((await get('/mapped', scope)).status, 403, 'the map dropped the scope claim');
+  });
+
   it('Hono: the same 200, 401 and 503', async (t) => {
     const jwks = await jwksServer(t, [key.jwk]);
     const gone = await jwksServer(t, [key.jwk]);
