@@ -12,6 +12,7 @@ import { VouchError } from 'vouch';
 import { clientErrorHandler, createErrorHandler, exceptionHandler, vouch } from 'vouch/fastify';
 import { vouchOpenapi } from 'vouch/openapi';
 import { createAuthenticators } from './auth/authenticators.js';
+import { adminRoutes } from './routes/admin.js';
 import type { Config } from './config/config.js';
 import { loggerOptions } from './logging/log.js';
 import { createLoginGuard } from './auth/login-guard.js';
@@ -146,5 +147,6 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
   signInRoutes(app, { config, store, login, csrf, auth, now });
   exampleRoutes(app, auth);
   await app.register(eventsRouter(auth), { prefix: '/api/events' });
+  adminRoutes(app, auth, store);
   return app;
 }

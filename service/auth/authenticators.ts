@@ -35,10 +35,11 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
   const bearer = new HttpBearer({
     name: 'bearer',
     description: 'A token from POST /api/token',
-    // The store may answer at once (from memory) or later; a found token is the auth value.
+    // The store may answer at once (from memory) or later. The auth value is the token with the
+    // scopes it may use now, where the library's scope check reads them.
     authenticate: (_request, token) =>
       mapAwaitable(store.findToken(digest(token), now()), (live) =>
-        live === undefined ? undefined : token,
+        live === undefined ? undefined : { token, scopes: live.scopes },
       ),
   });
   const basic = new HttpBasic({

@@ -50,7 +50,7 @@ export function exampleRoutes(app: FastifyInstance, auth: Authenticators): void 
         'The token that authenticated the request',
       ),
     },
-    async (request) => ({ token: authOf(request, auth.bearer) }),
+    async (request) => ({ token: authOf(request, auth.bearer).token }),
   );
   app.get('/api/basic', {
     // Basic shares the failed sign-in limits of POST /api/token.

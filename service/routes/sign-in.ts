@@ -6,6 +6,7 @@ import { withAuth } from 'vouch/fastify';
 import type { Authenticators } from '../auth/authenticators.js';
 import type { Config } from '../config/config.js';
 import { signInSource, type LoginGuard } from '../auth/login-guard.js';
+import { parseScope } from '../security/scopes.js';
 import { digest, newSecret } from '../security/secrets.js';
 import type { Store } from '../store/store.js';
 import { checksBusy, detailResponse, tooManyAttempts } from './schemas.js';
@@ -26,6 +27,10 @@ interface Credentials {
   password: string;
 }
 
+interface TokenRequest extends Credentials {
+  scope?: string;
+}
+
 const credentials = {
   type: 'object',
   properties: {
@@ -34,7 +39,26 @@ const credentials = {
   },
   required: ['username', 'password'],
 } as const;
+const tokenRequest = {
+  ...credentials,
+  properties: {
+    ...credentials.properties,
+    scope: {
+      type: 'string',
+      maxLength: 1024,
+      // Empty, Swagger UI's form sends no placeholder ("string") that would ask for a scope.
+      default: '',
+      description:
+        "The scopes the token is to carry, space-separated (RFC 6749 §3.3); all of the user's by default",
+    },
+  },
+} as const;
 const wrongCredentials = 'Incorrect username or password';
+/** RFC 6749 §5.2's code, beside the service's `detail`: a scope malformed or not granted. */
+const invalidScope = {
+  detail: 'The requested scope is malformed or not granted to this user',
+  error: 'invalid_scope',
+} as const;
 const refused = detailResponse(
   'A bad request, or a wrong username or password (the same answer for either)',
 );
@@ -52,7 +76,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
     if (login.busy()) throw new PasswordChecksBusyError();
   };
 
-  app.post<{ Body: Credentials }>(
+  app.post<{ Body: TokenRequest }>(
     '/api/token',
     {
       auth: null,
@@ -62,7 +86,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
         summary: 'Exchange a username and password for a Bearer token',
         tags: ['sign-in'],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
-        body: credentials,
+        body: tokenRequest,
         response: {
           200: {
             description: 'A new Bearer token, valid for TOKEN_TTL_SECONDS',
@@ -72,19 +96,37 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
               access_token: { type: 'string' },
               token_type: { type: 'string' },
               expires_in: { type: 'integer' },
+              scope: { type: 'string', description: 'The scopes it carries, when any' },
             },
             required: ['token', 'access_token', 'token_type', 'expires_in'],
           },
-          400: refused,
+          400: {
+            ...refused,
+            description:
+              'A bad request, a wrong username or password (the same answer for either), or a ' +
+              'scope malformed or not granted to the user (with error: invalid_scope)',
+            properties: { ...refused.properties, error: { type: 'string' } },
+          },
           429: tooManyAttempts,
           503: checksBusy,
         },
       },
     },
     async (request, reply) => {
+      // No scope, or an empty one as some OAuth clients send, asks for every scope granted.
+      const asked = request.body.scope ?? '';
+      const requested = asked === '' ? undefined : parseScope(asked);
+      // A malformed scope is refused before the password is looked at: it says nothing about it.
+      if (asked !== '' && requested === undefined) return reply.code(400).send(invalidScope);
       const signedIn = await signInWith(request);
       if (signedIn === undefined) return reply.code(400).send({ detail: wrongCredentials });
       const { user, deviceCookie } = signedIn;
+      // Only now, once the password is right, may the answer tell which scopes the user holds.
+      const granted = await store.userScopes(user.id);
+      const scopes = requested ?? granted;
+      if (scopes.some((one) => !granted.includes(one))) {
+        return reply.code(400).send(invalidScope);
+      }
       const token = newSecret();
       const issuedAt = now();
       await store.createToken(
@@ -92,6 +134,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
         user.id,
         issuedAt + config.tokenTtlSeconds * 1000,
         issuedAt,
+        scopes,
       );
       reply.header('set-cookie', deviceCookie);
       reply.header('cache-control', 'no-store');
@@ -100,6 +143,8 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
         access_token: token,
         token_type: 'bearer',
         expires_in: config.tokenTtlSeconds,
+        // RFC 6749 §5.1: the scopes granted; left out when there are none, as before scopes.
+        ...(scopes.length === 0 ? {} : { scope: scopes.join(' ') }),
       };
     },
   );

@@ -72,7 +72,7 @@ test(
       assert.equal((await bar.textContent())?.trim(), '/api/openapi.json');
       const headings = await page.locator('h3.opblock-tag').all();
       const tags = await Promise.all(headings.map((heading) => heading.getAttribute('data-tag')));
-      assert.deepEqual(tags, ['examples', 'sign-in', 'events', 'service']);
+      assert.deepEqual(tags, ['examples', 'sign-in', 'events', 'admin', 'service']);
       assert.equal(await page.getByText('Default Response').count(), 0);
       await docs.shot('loaded');
     });

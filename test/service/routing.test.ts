@@ -171,6 +171,8 @@ describe('the description and the docs page', () => {
       'keyHeader',
     ]);
     assert.deepEqual(operation('/api/bearer', 'get').security, [{ bearer: [] }]);
+    assert.deepEqual(operation('/api/admin/users', 'get').security, [{ bearer: ['admin'] }]);
+    assert.ok(operation('/api/admin/users', 'get').responses['403'] !== undefined);
     assert.deepEqual(document.components.securitySchemes.bearer, {
       type: 'http',
       scheme: 'bearer',
@@ -235,7 +237,7 @@ describe('the description and the docs page', () => {
       >;
     };
     const tags = document.tags.map((tag) => tag.name);
-    assert.deepEqual(tags, ['examples', 'sign-in', 'events', 'service']);
+    assert.deepEqual(tags, ['examples', 'sign-in', 'events', 'admin', 'service']);
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
         const where = `${method.toUpperCase()} ${path}`;

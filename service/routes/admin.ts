@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Authenticators } from '../auth/authenticators.js';
+import type { Store } from '../store/store.js';
+
+/** The administration operations: a Bearer token carrying the `admin` scope. */
+export function adminRoutes(app: FastifyInstance, auth: Authenticators, store: Store): void {
+  app.get(
+    '/api/admin/users',
+    {
+      auth: auth.bearer,
+      scopes: ['admin'],
+      schema: {
+        operationId: 'listUsers',
+        summary: 'Every username (needs the admin scope)',
+        tags: ['admin'],
+        response: {
+          200: {
+            description: 'The usernames, sorted',
+            type: 'object',
+            properties: { users: { type: 'array', items: { type: 'string' } } },
+            required: ['users'],
+          },
+        },
+      },
+    },
+    async () => ({ users: (await store.listUsers()).map((user) => user.username).sort() }),
+  );
+}

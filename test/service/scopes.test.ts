@@ -1,0 +1,143 @@
+// Scopes over the real service and a real SQLite file: tokens from POST /api/token carry the
+// scopes asked for within the user's grants, and GET /api/admin/users needs the admin scope.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { runCli } from '../../service/cli.js';
+import { addUser, bearer, form, json, startService, type Service } from './helpers.js';
+
+const INSUFFICIENT = 'Bearer realm="api", error="insufficient_scope", scope="admin"';
+const INVALID_SCOPE = {
+  detail: 'The requested scope is malformed or not granted to this user',
+  error: 'invalid_scope',
+};
+
+/** A service with alice (granted admin and pets:read) and bob (granted nothing). */
+async function withUsers(t: Parameters<typeof startService>[0]): Promise<Service> {
+  const service = await startService(t);
+  await addUser(service.store, 'bob', 'builder-1');
+  await addUser(service.store, 'alice', 'wonderland');
+  await service.store.grantUserScope('alice', 'admin');
+  await service.store.grantUserScope('alice', 'pets:read');
+  return service;
+}
+
+/** POST /api/token's status and body. */
+async function issue(service: Service, fields: Record<string, string>, asJson = false) {
+  const response = await service.fetch('/api/token', asJson ? json(fields) : form(fields));
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function tokenFor(service: Service, fields: Record<string, string>): Promise<string> {
+  const { status, body } = await issue(service, fields);
+  assert.equal(status, 200, JSON.stringify(body));
+  return String(body.token);
+}
+
+const listUsers = (service: Service, token?: string) =>
+  service.fetch('/api/admin/users', token === undefined ? {} : { headers: bearer(token) });
+
+describe('POST /api/token with scopes', () => {
+  it('issues every scope granted when none is asked for, and says which', async (t) => {
+    const service = await withUsers(t);
+    const { status, body } = await issue(service, { username: 'alice', password: 'wonderland' });
+    assert.equal(status, 200);
+    assert.equal(body.scope, 'admin pets:read');
+    // A user without grants gets the answer clients have always had: no scope field.
+    const plain = await issue(service, { username: 'bob', password: 'builder-1' });
+    assert.equal(plain.status, 200);
+    assert.deepEqual(Object.keys(plain.body).sort(), [
+      'access_token',
+      'expires_in',
+      'token',
+      'token_type',
+    ]);
+  });
+
+  for (const asJson of [false, true]) {
+    it(`issues the scopes asked for, within the grants (${asJson ? 'JSON' : 'form'})`, async (t) => {
+      const service = await withUsers(t);
+      const alice = { username: 'alice', password: 'wonderland' };
+      const narrow = await issue(service, { ...alice, scope: 'pets:read' }, asJson);
+      assert.equal(narrow.status, 200);
+      assert.equal(narrow.body.scope, 'pets:read');
+      const empty = await issue(service, { ...alice, scope: '' }, asJson);
+      assert.equal(empty.body.scope, 'admin pets:read', 'an empty scope asks for every grant');
+
+      for (const scope of ['pets:write', 'admin pets:write', 'two  spaces', 'say"what', ' admin']) {
+        const refused = await issue(service, { ...alice, scope }, asJson);
+        assert.deepEqual(refused, { status: 400, body: INVALID_SCOPE }, scope);
+      }
+      // The password is judged before the grants: a wrong one says nothing about them.
+      const wrong = await issue(
+        service,
+        { ...alice, password: 'nope-nope', scope: 'admin' },
+        asJson,
+      );
+      assert.deepEqual(wrong, { status: 400, body: { detail: 'Incorrect username or password' } });
+      const bob = await issue(service, { username: 'bob', password: 'builder-1', scope: 'admin' });
+      assert.deepEqual(bob, { status: 400, body: INVALID_SCOPE });
+    });
+  }
+});
+
+describe('GET /api/admin/users (Bearer, scope admin)', () => {
+  it('answers 401 without a credential', async (t) => {
+    const service = await withUsers(t);
+    const response = await listUsers(service);
+    assert.equal(response.status, 401);
+    assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="api"');
+    assert.deepEqual(await response.json(), { detail: 'Unauthorized' });
+  });
+
+  it('answers 403 insufficient_scope to a token without admin', async (t) => {
+    const service = await withUsers(t);
+    for (const token of [
+      await tokenFor(service, { username: 'bob', password: 'builder-1' }),
+      await tokenFor(service, { username: 'alice', password: 'wonderland', scope: 'pets:read' }),
+    ]) {
+      const response = await listUsers(service, token);
+      assert.equal(response.status, 403);
+      assert.equal(response.headers.get('www-authenticate'), INSUFFICIENT);
+      assert.deepEqual(await response.json(), { detail: 'Forbidden' });
+      // The same token still works where no scope is needed.
+      assert.equal((await service.fetch('/api/bearer', { headers: bearer(token) })).status, 200);
+    }
+  });
+
+  it('answers 200 with the usernames, sorted, to a token with admin', async (t) => {
+    const service = await withUsers(t);
+    const token = await tokenFor(service, { username: 'alice', password: 'wonderland' });
+    const response = await listUsers(service, token);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { users: ['alice', 'bob'] });
+  });
+
+  it('stops honouring admin once the grant is withdrawn, through the service or the CLI', async (t) => {
+    const service = await withUsers(t);
+    const token = await tokenFor(service, { username: 'alice', password: 'wonderland' });
+    assert.equal((await listUsers(service, token)).status, 200);
+    await service.store.revokeUserScope('alice', 'admin');
+    assert.equal((await listUsers(service, token)).status, 403, 'at once, through the service');
+    // Granted again, the token issued with admin has it again; a token issued without never.
+    await service.store.grantUserScope('alice', 'admin');
+    assert.equal((await listUsers(service, token)).status, 200);
+
+    let output = '';
+    const io = {
+      stdin: { async *[Symbol.asyncIterator]() {} },
+      stdout: { write: (text: string) => (output += text) },
+      stderr: { write: (text: string) => (output += text) },
+      env: { DATABASE_URL: `sqlite:${service.file}` },
+    };
+    assert.equal(await runCli(['user', 'revoke-scope', 'alice', 'admin'], io), 0, output);
+    // Another connection's commit is heard through the file: within moments, never longer.
+    const deadline = Date.now() + 5000;
+    let status = 200;
+    while (status !== 403 && Date.now() < deadline) {
+      status = (await listUsers(service, token)).status;
+      if (status !== 403) await sleep(20);
+    }
+    assert.equal(status, 403, 'the withdrawal made by the CLI is honoured');
+  });
+});
