@@ -67,6 +67,27 @@ test('a revocation or logout through one store is heard by the other, with what 
   assert.deepEqual(seen.events, ['ready']);
 });
 
+test('a change of grants through one store is heard by the other', async (t) => {
+  const url = await redisDatabase(t);
+  if (url === undefined) return;
+  const [a, b] = await instances(t, url);
+  const seen = await watch(t, b);
+
+  await a.createUser('alice', 'h', 0);
+  const app = await a.createApplication('billing', 'vk_1', 'key-digest', 0);
+  assert.equal(await a.grantUserScope('alice', 'admin'), true);
+  assert.equal(await a.revokeUserScope('alice', 'admin'), true);
+  assert.equal(await a.grantApplicationScope(app.id, 'admin'), true);
+  assert.equal(await a.revokeApplicationScope(app.id, 'admin'), true);
+  await until(() => seen.changes.length === 4, 'four changes heard');
+  assert.deepEqual(seen.changes, [
+    { kind: 'all' },
+    { kind: 'all' },
+    { kind: 'applications' },
+    { kind: 'applications' },
+  ]);
+});
+
 test('a write that fails publishes nothing', async (t) => {
   const url = await redisDatabase(t);
   if (url === undefined) return;
