@@ -100,7 +100,11 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
 
   app.setValidatorCompiler(validatorCompiler());
   await app.register(formbody);
-  await app.register(vouch, { auth: auth.bearer, csrf: csrfOptions, errorHandler: false });
+  await app.register(vouch, {
+    auth: [auth.bearer, auth.oauth2],
+    csrf: csrfOptions,
+    errorHandler: false,
+  });
   const vouchErrors = createErrorHandler([
     exceptionHandler(RetryLaterError, (error, _request, reply) =>
       reply

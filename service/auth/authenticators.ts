@@ -6,6 +6,7 @@ import {
   authFunction,
   HttpBasic,
   HttpBearer,
+  OAuth2PasswordBearer,
 } from 'vouch';
 import { SessionAuth } from 'vouch/session';
 import { clientAddress, type Config } from '../config/config.js';
@@ -31,16 +32,27 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
   const application = (_request: FastifyRequest, key: string) =>
     key.startsWith('vk_') ? store.findApplicationByKey(digest(key)) : undefined;
 
+  // The store may answer at once (from memory) or later. The auth value is the token with the
+  // scopes it may use now, where the library's scope check reads them.
+  const token = (_request: FastifyRequest, token: string) =>
+    mapAwaitable(store.findToken(digest(token), now()), (live) =>
+      live === undefined ? undefined : { token, scopes: live.scopes },
+    );
   // Each is documented under a plain name of its own, listed in this order under Authorize.
   const bearer = new HttpBearer({
     name: 'bearer',
     description: 'A token from POST /api/token',
-    // The store may answer at once (from memory) or later. The auth value is the token with the
-    // scopes it may use now, where the library's scope check reads them.
-    authenticate: (_request, token) =>
-      mapAwaitable(store.findToken(digest(token), now()), (live) =>
-        live === undefined ? undefined : { token, scopes: live.scopes },
-      ),
+    authenticate: token,
+  });
+  // The same tokens, documented as the OAuth2 password flow: the docs page signs in with a
+  // username and password at /api/token, then sends the token. Listed after `bearer`, it only
+  // runs for a token `bearer` refused, and refuses it too.
+  const oauth2 = new OAuth2PasswordBearer({
+    name: 'oauth2',
+    tokenUrl: '/api/token',
+    scopes: { admin: 'List every user (GET /api/admin/users)' },
+    description: 'Sign in with a username and password; the page then sends the token',
+    authenticate: token,
   });
   const basic = new HttpBasic({
     name: 'basic',
@@ -77,6 +89,7 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
   );
   return {
     bearer,
+    oauth2,
     basic,
     session,
     queryKey,

@@ -7,7 +7,7 @@ export function adminRoutes(app: FastifyInstance, auth: Authenticators, store: S
   app.get(
     '/api/admin/users',
     {
-      auth: auth.bearer,
+      auth: [auth.bearer, auth.oauth2],
       scopes: ['admin'],
       schema: {
         operationId: 'listUsers',

@@ -29,6 +29,7 @@ interface Credentials {
 
 interface TokenRequest extends Credentials {
   scope?: string;
+  grant_type?: string;
 }
 
 const credentials = {
@@ -51,6 +52,13 @@ const tokenRequest = {
       description:
         "The scopes the token is to carry, space-separated (RFC 6749 §3.3); all of the user's by default",
     },
+    grant_type: {
+      type: 'string',
+      maxLength: 64,
+      default: '',
+      description:
+        '`password` for the OAuth2 password grant (RFC 6749 §4.3), whose errors are then `{ error, error_description }` (§5.2); empty for the plain form',
+    },
   },
 } as const;
 const wrongCredentials = 'Incorrect username or password';
@@ -62,6 +70,11 @@ const invalidScope = {
 const refused = detailResponse(
   'A bad request, or a wrong username or password (the same answer for either)',
 );
+
+/** An RFC 6749 §5.2 error of the password grant. */
+function grantError(error: string, description?: string) {
+  return { error, ...(description === undefined ? {} : { error_description: description }) };
+}
 
 /** `POST /api/token`, `POST /api/auth/login`, `POST /api/auth/logout` (contract §7). */
 export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
@@ -81,6 +94,8 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
     {
       auth: null,
       onRequest: shedWhenBusy,
+      // The grant form answers its own errors (RFC 6749 §5.2), a malformed request's included.
+      attachValidation: true,
       schema: {
         operationId: 'createToken',
         summary: 'Exchange a username and password for a Bearer token',
@@ -101,11 +116,17 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
             required: ['token', 'access_token', 'token_type', 'expires_in'],
           },
           400: {
-            ...refused,
             description:
               'A bad request, a wrong username or password (the same answer for either), or a ' +
-              'scope malformed or not granted to the user (with error: invalid_scope)',
-            properties: { ...refused.properties, error: { type: 'string' } },
+              'scope malformed or not granted to the user (with error: invalid_scope). With ' +
+              'grant_type, only error (invalid_request, unsupported_grant_type, invalid_grant, ' +
+              'invalid_scope) and error_description',
+            type: 'object',
+            properties: {
+              detail: { type: 'string' },
+              error: { type: 'string' },
+              error_description: { type: 'string' },
+            },
           },
           429: tooManyAttempts,
           503: checksBusy,
@@ -113,20 +134,39 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
       },
     },
     async (request, reply) => {
+      // RFC 6749 §5.1: a token answer, or an error about one, is never stored.
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      const body = request.body as TokenRequest | undefined;
+      const grantType = typeof body?.grant_type === 'string' ? body.grant_type : '';
+      const grant = grantType !== '';
+      if (request.validationError !== undefined) {
+        const { message } = request.validationError;
+        return reply
+          .code(400)
+          .send(grant ? grantError('invalid_request', message) : { detail: message });
+      }
+      if (grant && grantType !== 'password') {
+        return reply.code(400).send(grantError('unsupported_grant_type'));
+      }
+      const badScope = grant ? grantError('invalid_scope', invalidScope.detail) : invalidScope;
       // No scope, or an empty one as some OAuth clients send, asks for every scope granted.
       const asked = request.body.scope ?? '';
       const requested = asked === '' ? undefined : parseScope(asked);
       // A malformed scope is refused before the password is looked at: it says nothing about it.
-      if (asked !== '' && requested === undefined) return reply.code(400).send(invalidScope);
+      if (asked !== '' && requested === undefined) return reply.code(400).send(badScope);
       const signedIn = await signInWith(request);
-      if (signedIn === undefined) return reply.code(400).send({ detail: wrongCredentials });
+      if (signedIn === undefined) {
+        return reply
+          .code(400)
+          .send(
+            grant ? grantError('invalid_grant', wrongCredentials) : { detail: wrongCredentials },
+          );
+      }
       const { user, deviceCookie } = signedIn;
       // Only now, once the password is right, may the answer tell which scopes the user holds.
       const granted = await store.userScopes(user.id);
       const scopes = requested ?? granted;
-      if (scopes.some((one) => !granted.includes(one))) {
-        return reply.code(400).send(invalidScope);
-      }
+      if (scopes.some((one) => !granted.includes(one))) return reply.code(400).send(badScope);
       const token = newSecret();
       const issuedAt = now();
       await store.createToken(
@@ -137,7 +177,6 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
         scopes,
       );
       reply.header('set-cookie', deviceCookie);
-      reply.header('cache-control', 'no-store');
       return {
         token,
         access_token: token,

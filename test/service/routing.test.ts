@@ -162,6 +162,7 @@ describe('the description and the docs page', () => {
     // Plain names, the API's own first, then as the operations first use them.
     assert.deepEqual(Object.keys(document.components.securitySchemes), [
       'bearer',
+      'oauth2',
       'session',
       'basic',
       'apiKeyQuery',
@@ -170,8 +171,21 @@ describe('the description and the docs page', () => {
       'keyQuery',
       'keyHeader',
     ]);
-    assert.deepEqual(operation('/api/bearer', 'get').security, [{ bearer: [] }]);
-    assert.deepEqual(operation('/api/admin/users', 'get').security, [{ bearer: ['admin'] }]);
+    assert.deepEqual(operation('/api/bearer', 'get').security, [{ bearer: [] }, { oauth2: [] }]);
+    assert.deepEqual(operation('/api/admin/users', 'get').security, [
+      { bearer: ['admin'] },
+      { oauth2: ['admin'] },
+    ]);
+    assert.deepEqual(document.components.securitySchemes.oauth2, {
+      type: 'oauth2',
+      flows: {
+        password: {
+          tokenUrl: '/api/token',
+          scopes: { admin: 'List every user (GET /api/admin/users)' },
+        },
+      },
+      description: 'Sign in with a username and password; the page then sends the token',
+    });
     assert.ok(operation('/api/admin/users', 'get').responses['403'] !== undefined);
     assert.deepEqual(document.components.securitySchemes.bearer, {
       type: 'http',
