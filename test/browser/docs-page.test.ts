@@ -38,6 +38,7 @@ async function startService(t: TestContext): Promise<{ origin: string; apiKey: s
   t.after(() => store.close());
   const now = Date.now();
   await store.createUser(USERNAME, await hashPassword(PASSWORD), now);
+  await store.grantUserScope(USERNAME, 'admin');
   const { key, prefix } = newApiKey();
   await store.createApplication(APPLICATION, prefix, digest(key), now);
 
@@ -106,6 +107,34 @@ test(
       assert.equal(outcome.status, '200', outcome.body);
       token = (JSON.parse(outcome.body) as { access_token: string }).access_token;
       assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+    });
+
+    await step('Authorize signs in by the OAuth2 password flow, for the admin scope', async () => {
+      const issued = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/api/token',
+      );
+      await docs.authorize('oauth2', { '#oauth_username': USERNAME, '#oauth_password': PASSWORD }, [
+        'label[for="admin-password-checkbox-oauth2"]',
+      ]);
+      const grant = await issued;
+      assert.equal(grant.status(), 200);
+      const sent = new URLSearchParams(grant.request().postData() ?? '');
+      assert.equal(sent.get('grant_type'), 'password');
+      assert.equal(sent.get('scope'), 'admin');
+      const answer = (await grant.json()) as { access_token: string; scope: string };
+      assert.equal(answer.scope, 'admin');
+
+      const bearer = await docs.tryOut('get', '/api/bearer');
+      const outcome = await docs.execute(bearer, '/api/bearer');
+      assert.equal(outcome.status, '200', outcome.body);
+      assert.equal(outcome.requestHeaders.authorization, `Bearer ${answer.access_token}`);
+      const admin = await docs.tryOut('get', '/api/admin/users');
+      const users = await docs.execute(admin, '/api/admin/users');
+      await docs.shot('admin-users', admin);
+      assert.equal(users.status, '200', users.body);
+      assert.deepEqual(JSON.parse(users.body), { users: [USERNAME] });
+      // Signed out again, so the steps below see only what they authorize.
+      await docs.logout('oauth2');
     });
 
     await step('Authorize with the token, then GET /api/bearer shows 200', async () => {

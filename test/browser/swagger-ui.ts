@@ -76,18 +76,17 @@ export class DocsPage {
   }
 
   /** Opens Authorize, enters credentials in one scheme's form, applies them and closes. */
-  async authorize(scheme: string, fields: Record<string, string>): Promise<void> {
-    // The Authorize button at the top of the page (the modal's own buttons are .modal-btn).
-    await this.page.locator('.auth-wrapper .btn.authorize:not(.modal-btn)').click();
-    const modal = this.page.locator('.modal-ux');
-    await modal.waitFor();
-    const form = modal
-      .locator('.auth-container')
-      .filter({ has: this.page.locator('h4 code', { hasText: new RegExp(`^${scheme}$`) }) });
-    assert.equal(await form.count(), 1, `Authorize offers the ${scheme} scheme`);
+  async authorize(
+    scheme: string,
+    fields: Record<string, string>,
+    /** Controls to click before Authorize, e.g. the labels of an OAuth2 flow's scopes. */
+    clicks: readonly string[] = [],
+  ): Promise<void> {
+    const { modal, form } = await this.authForm(scheme);
     for (const [selector, value] of Object.entries(fields)) {
       await form.locator(selector).fill(value);
     }
+    for (const selector of clicks) await form.locator(selector).click();
     await form.locator('button.authorize').click();
     // Once applied, the form says "Authorized" and offers Logout instead (its aria-label is
     // "Remove authorization").
@@ -96,6 +95,27 @@ export class DocsPage {
     await this.shot(`authorize-${scheme}`);
     await form.locator('.btn-done').click();
     await modal.waitFor({ state: 'detached' });
+  }
+
+  /** Opens Authorize, removes one scheme's authorization and closes. */
+  async logout(scheme: string): Promise<void> {
+    const { modal, form } = await this.authForm(scheme);
+    await form.getByRole('button', { name: 'Remove authorization' }).click();
+    await form.locator('button.authorize').waitFor();
+    await form.locator('.btn-done').click();
+    await modal.waitFor({ state: 'detached' });
+  }
+
+  /** Opens Authorize on one scheme's form, named first in its heading. */
+  private async authForm(scheme: string): Promise<{ modal: Locator; form: Locator }> {
+    // The Authorize button at the top of the page (the modal's own buttons are .modal-btn).
+    await this.page.locator('.auth-wrapper .btn.authorize:not(.modal-btn)').click();
+    const modal = this.page.locator('.modal-ux');
+    await modal.waitFor();
+    const heading = this.page.locator('h4', { hasText: new RegExp(`^\\s*${scheme}\\s`) });
+    const form = modal.locator('.auth-container').filter({ has: heading });
+    assert.equal(await form.count(), 1, `Authorize offers the ${scheme} scheme`);
+    return { modal, form };
   }
 
   async shot(name: string, element?: Locator): Promise<void> {
