@@ -58,6 +58,8 @@ export const routes = {
   express45: route('express', '/noauth/reports/7', 'Express, 45 routes, no auth'),
   express45Bearer: route('express', '/api/reports/7', 'vouch on Express, 45 routes'),
   hono: route('hono', '/noauth', 'Hono, no auth'),
+  // What any middleware costs there: the baseline's one handler takes Hono's fast path.
+  honoMiddleware: route('hono', '/noauth/middleware', 'Hono, an empty middleware'),
   honoBearer: route('hono', '/vouch/bearer', 'vouch HttpBearer on Hono'),
 };
 
@@ -179,6 +181,7 @@ export function honoApp(): Hono {
   const app = new Hono();
   const json = (c: Context) => c.json({ ok: true });
   app.get(routes.hono.path, json);
+  app.get(routes.honoMiddleware.path, (_c, next) => next(), json);
   app.get(routes.honoBearer.path, honoAuth(bearer), json);
   return app;
 }

@@ -42,7 +42,7 @@ try {
     { server: fastify, shots: [routes.fastify, routes.anyOf, routes.anyOfPeer] },
     { server: express, shots: [routes.express, routes.passport, routes.expressBearer] },
     { server: express, shots: [routes.express45, routes.express45Bearer] },
-    { server: hono, shots: [routes.hono, routes.honoBearer] },
+    { server: hono, shots: [routes.hono, routes.honoMiddleware, routes.honoBearer] },
   ];
   const runs = await rounds(groups, load);
   const labels = Object.values(routes).map((route) => route.label);
