@@ -34,10 +34,13 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
 
   // The store may answer at once (from memory) or later. The auth value is the token with the
   // scopes it may use now, where the library's scope check reads them.
-  const token = (_request: FastifyRequest, token: string) =>
-    mapAwaitable(store.findToken(digest(token), now()), (live) =>
-      live === undefined ? undefined : { token, scopes: live.scopes },
-    );
+  const refused = new WeakSet<FastifyRequest>();
+  const token = (request: FastifyRequest, token: string) =>
+    mapAwaitable(store.findToken(digest(token), now()), (live) => {
+      if (live !== undefined) return { token, scopes: live.scopes };
+      refused.add(request);
+      return undefined;
+    });
   // Each is documented under a plain name of its own, listed in this order under Authorize.
   const bearer = new HttpBearer({
     name: 'bearer',
@@ -46,13 +49,14 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
   });
   // The same tokens, documented as the OAuth2 password flow: the docs page signs in with a
   // username and password at /api/token, then sends the token. Listed after `bearer`, it only
-  // runs for a token `bearer` refused, and refuses it too.
+  // runs for a token `bearer` refused, and refuses it without asking the store again.
   const oauth2 = new OAuth2PasswordBearer({
     name: 'oauth2',
     tokenUrl: '/api/token',
     scopes: { admin: 'List every user (GET /api/admin/users)' },
     description: 'Sign in with a username and password; the page then sends the token',
-    authenticate: token,
+    authenticate: (request, presented) =>
+      refused.has(request) ? undefined : token(request, presented),
   });
   const basic = new HttpBasic({
     name: 'basic',

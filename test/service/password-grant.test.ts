@@ -82,4 +82,21 @@ describe('POST /api/token, the OAuth2 password grant', () => {
     assert.deepEqual(Object.keys(missing.body), ['detail']);
     assert.match(String(missing.body.detail), /password/);
   });
+
+  it('costs a refused token one store lookup, though two schemes read it', async (t) => {
+    const service = await withAlice(t);
+    const { store } = service;
+    const findToken = store.findToken.bind(store);
+    let lookups = 0;
+    store.findToken = (...args) => {
+      lookups++;
+      return findToken(...args);
+    };
+    const refused = await service.fetch('/api/bearer', { headers: bearer('not-a-real-token') });
+    assert.equal(refused.status, 401);
+    assert.equal(lookups, 1);
+    const token = String((await grant(service, ALICE)).body.access_token);
+    const accepted = await service.fetch('/api/bearer', { headers: bearer(token) });
+    assert.deepEqual(await accepted.json(), { token });
+  });
 });
