@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type ApplicationRecord } from '../store.js';
-import { NotFoundError } from '../../errors.js';
 import { storedScopes } from '../../security/scopes.js';
+import { changeOnce } from './change-once.js';
 
 /** The `applications` table through prepared statements. */
 export interface ApplicationRepository {
@@ -41,28 +41,17 @@ export function createApplicationRepository(db: Database.Database): ApplicationR
     'UPDATE applications SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
   );
   const exists = db.prepare<[number], number>('SELECT 1 FROM applications WHERE id = ?').pluck();
-  const revokeOnce = db.transaction((id: number, now: number): boolean => {
-    if (revoke.run(now, id).changes > 0) return true;
-    if (exists.get(id) === undefined) throw new NotFoundError(`application ${id}`);
-    return false;
-  });
   const grant = db.prepare<[string, number]>(
     `INSERT OR IGNORE INTO application_scopes (application_id, scope)
      SELECT id, ? FROM applications WHERE id = ?`,
   );
-  const withdraw = db.prepare<[number, string]>(
-    'DELETE FROM application_scopes WHERE application_id = ? AND scope = ?',
+  const withdraw = db.prepare<[string, number]>(
+    'DELETE FROM application_scopes WHERE scope = ? AND application_id = ?',
   );
-  const grantOnce = db.transaction((id: number, scope: string): boolean => {
-    if (grant.run(scope, id).changes > 0) return true;
-    if (exists.get(id) === undefined) throw new NotFoundError(`application ${id}`);
-    return false;
-  });
-  const withdrawOnce = db.transaction((id: number, scope: string): boolean => {
-    if (withdraw.run(id, scope).changes > 0) return true;
-    if (exists.get(id) === undefined) throw new NotFoundError(`application ${id}`);
-    return false;
-  });
+  const application = (id: number) => `application ${id}`;
+  const revokeOnce = changeOnce(db, revoke, exists, application);
+  const grantOnce = changeOnce(db, grant, exists, application);
+  const withdrawOnce = changeOnce(db, withdraw, exists, application);
 
   return {
     create: (name, keyPrefix, keyDigest, now) =>

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type LiveToken } from '../store.js';
 import { effectiveScopes } from '../../security/scopes.js';
-import { NotFoundError } from '../../errors.js';
+import { changeOnce } from './change-once.js';
 
 /** The `tokens` table through prepared statements. */
 export interface TokenRepository {
@@ -42,11 +42,8 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
     'UPDATE tokens SET revoked_at = ? WHERE digest = ? AND revoked_at IS NULL',
   );
   const exists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE digest = ?').pluck();
-  const revokeOnce = db.transaction((digest: string, now: number): boolean => {
-    if (revoke.run(now, digest).changes > 0) return true;
-    if (exists.get(digest) === undefined) throw new NotFoundError('token');
-    return false;
-  });
+  // The error never names the digest.
+  const revokeOnce = changeOnce(db, revoke, exists, () => 'token');
 
   return {
     create(digest, userId, expiresAt, now, scopes) {

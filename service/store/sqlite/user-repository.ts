@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { type UserCredentials, type UserRecord } from '../store.js';
-import { NotFoundError, UsernameTakenError } from '../../errors.js';
+import { UsernameTakenError } from '../../errors.js';
+import { changeOnce } from './change-once.js';
 
 /** The `users` table through prepared statements. */
 export interface UserRepository {
@@ -41,15 +42,9 @@ export function createUserRepository(db: Database.Database): UserRepository {
      WHERE scope = ? AND user_id = (SELECT id FROM users WHERE username = ?)`,
   );
   const exists = db.prepare<[string], number>('SELECT 1 FROM users WHERE username = ?').pluck();
-  /** Runs a change of grants; one that changed nothing tells an unknown user from a no-op. */
-  const changeGrant = (statement: typeof grant) =>
-    db.transaction((username: string, scope: string): boolean => {
-      if (statement.run(scope, username).changes > 0) return true;
-      if (exists.get(username) === undefined) throw new NotFoundError(`user ${username}`);
-      return false;
-    });
-  const grantOnce = changeGrant(grant);
-  const withdrawOnce = changeGrant(withdraw);
+  const user = (username: string) => `user ${username}`;
+  const grantOnce = changeOnce(db, grant, exists, user);
+  const withdrawOnce = changeOnce(db, withdraw, exists, user);
 
   return {
     create(username, passwordHash, now) {
