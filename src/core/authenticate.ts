@@ -221,12 +221,11 @@ function finish(memory: Memory, options: AuthenticateOptions): AuthResult {
   if (memory.deferred !== undefined) return memory.deferred;
   if (memory.unscoped.length > 0) {
     const scopes = options.scopes as readonly string[];
-    const lines = memory.unscoped.map((a) => a.scopeChallenge(a.realm ?? realm, scopes));
     return {
       ok: false,
       error: new InsufficientScopeError(),
       thrown: false,
-      challenges: [...new Set(lines.filter((line) => line !== undefined))],
+      challenges: distinctLines(memory.unscoped, (a) => a.scopeChallenge(a.realm ?? realm, scopes)),
     };
   }
   if (memory.csrfFailed) {
@@ -272,10 +271,20 @@ function hasRepeats(requirements: readonly Requirement[]): boolean {
 }
 
 function challenges(tried: readonly Tried[], realm: string): string[] {
+  return distinctLines(tried, ({ authenticator, rejected }) =>
+    authenticator.challenge(authenticator.realm ?? realm, rejected),
+  );
+}
+
+/** The lines `line` gives for `items`, in order, each once: one `WWW-Authenticate` per challenge. */
+export function distinctLines<T>(
+  items: Iterable<T>,
+  line: (item: T) => string | undefined,
+): string[] {
   const lines: string[] = [];
-  for (const { authenticator, rejected } of tried) {
-    const line = authenticator.challenge(authenticator.realm ?? realm, rejected);
-    if (line !== undefined && !lines.includes(line)) lines.push(line);
+  for (const item of items) {
+    const text = line(item);
+    if (text !== undefined && !lines.includes(text)) lines.push(text);
   }
   return lines;
 }

@@ -3,6 +3,7 @@ import type { Authenticator } from '../core/authenticator.js';
 import type { RouteAuth } from '../fastify/route-auth.js';
 import { SessionAuth } from '../session/session-auth.js';
 import { isSafeMethod } from '../core/safe-method.js';
+import { distinctLines } from '../core/authenticate.js';
 
 /** A JSON Schema, as OpenAPI 3.1 embeds it. */
 export type JsonSchema = Record<string, unknown>;
@@ -98,7 +99,7 @@ export function errorResponses(
     forbidden.push(`Forbidden: the credential does not grant ${scopes.join(', ')}`);
   }
   if (forbidden.length > 0) {
-    const scopeChallenges = lines(all, (member) =>
+    const scopeChallenges = distinctLines(all, (member) =>
       member.scopeChallenge(member.realm ?? options.realm ?? 'api', scopes),
     );
     responses['403'] = errorResponse(
@@ -129,20 +130,7 @@ function members(requirements: readonly Requirement[]): Authenticator[] {
 }
 
 function challengesOf(all: readonly Authenticator[], realm: string): string[] {
-  return lines(all, (member) => member.challenge(member.realm ?? realm, false));
-}
-
-/** The distinct challenge lines `line` gives for the members, in order. */
-function lines(
-  all: readonly Authenticator[],
-  line: (member: Authenticator) => string | undefined,
-): string[] {
-  const result: string[] = [];
-  for (const member of all) {
-    const text = line(member);
-    if (text !== undefined && !result.includes(text)) result.push(text);
-  }
-  return result;
+  return distinctLines(all, (member) => member.challenge(member.realm ?? realm, false));
 }
 
 function errorResponse(
