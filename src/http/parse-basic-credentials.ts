@@ -1,4 +1,5 @@
 import { fromBase64, toBase64 } from '../internal/base64.js';
+import { utf8 } from '../internal/utf8.js';
 
 /** A username and password decoded from HTTP Basic credentials. */
 export interface BasicCredentials {
@@ -11,8 +12,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 // C0 controls, DEL and C1 controls: RFC 7617 forbids control characters in user-pass.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Decodes the token68 of `Authorization: Basic <token68>` (RFC 7617) strictly: canonical base64,
@@ -27,7 +27,7 @@ export function parseBasicCredentials(token68: string): BasicCredentials | undef
   if (bytes === undefined) return undefined;
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    text = decoder.decode(bytes);
   } catch {
     return undefined;
   }
@@ -39,5 +39,5 @@ export function parseBasicCredentials(token68: string): BasicCredentials | undef
 
 /** Encodes credentials for an `Authorization: Basic` header (for clients and tests). */
 export function encodeBasicCredentials(username: string, password: string): string {
-  return toBase64(encoder.encode(`${username}:${password}`));
+  return toBase64(utf8(`${username}:${password}`));
 }
