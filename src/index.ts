@@ -53,7 +53,7 @@ export {
   type Rejected,
 } from './core/outcome.js';
 export type { AuthRequest, HeaderMap, Register, RequestView } from './core/request.js';
-export { grantedScopes } from './core/scopes.js';
+export { grantedScopes, isScopeToken } from './core/scopes.js';
 export type { SecurityScheme } from './core/security-scheme.js';
 export { timingSafeEqual } from './core/timing-safe-equal.js';
 export { timingSafeMatcher, type SecretMatcher } from './core/timing-safe-matcher.js';

@@ -1,9 +1,11 @@
-// RFC 6749 §3.3 scope-token: printable ASCII but space, `"` and `\`.
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/;
+import { isScopeToken } from 'vouch';
+
+/** The longest scope the service keeps. */
+const MAX_SCOPE_LENGTH = 64;
 
 /** Why a scope cannot be granted, or `undefined` when it can. */
 export function scopeProblem(scope: string): string | undefined {
-  if (SCOPE_TOKEN.test(scope)) return undefined;
+  if (isScopeToken(scope) && scope.length <= MAX_SCOPE_LENGTH) return undefined;
   return 'a scope is 1 to 64 printable ASCII characters, without space, " or \\';
 }
 

@@ -7,7 +7,7 @@ import { resolveAuth, type AuthSpec, type Requirement } from './auth-spec.js';
 import { authenticate } from './authenticate.js';
 import { AuthenticationError, InsufficientScopeError } from './errors.js';
 import type { RequestView } from './request.js';
-import { checkScopes, grantedScopes } from './scopes.js';
+import { checkScopes, grantedScopes, isScopeToken } from './scopes.js';
 
 describe('grantedScopes', () => {
   it('reads scopes, scope and scp', () => {
@@ -21,6 +21,17 @@ describe('grantedScopes', () => {
   it('finds none in anything else', () => {
     for (const value of [undefined, null, 'admin', 42, {}, { scope: {} }]) {
       assert.deepEqual(grantedScopes(value), []);
+    }
+  });
+});
+
+describe('isScopeToken', () => {
+  it('takes printable ASCII but space, quote and backslash', () => {
+    for (const scope of ['admin', 'pets:read', '!#[]~', 'https://api.example/read']) {
+      assert.equal(isScopeToken(scope), true, scope);
+    }
+    for (const scope of ['', 'two words', 'quo"te', 'back\\slash', 'tab\t', 'café']) {
+      assert.equal(isScopeToken(scope), false, scope);
     }
   });
 });

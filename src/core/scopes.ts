@@ -20,13 +20,23 @@ export function grantedScopes(value: unknown): readonly string[] {
 // RFC 6749 §3.3 scope-token: printable ASCII but space, `"` and `\`.
 const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 
+/**
+ * Whether `scope` is an RFC 6749 §3.3 scope-token: one or more printable ASCII characters, none
+ * a space, `"` or `\`.
+ *
+ * @example isScopeToken('pets:read') // true; isScopeToken('pets read') // false
+ */
+export function isScopeToken(scope: string): boolean {
+  return SCOPE_TOKEN.test(scope);
+}
+
 /** Checks the scopes an operation declares, naming `where` when one cannot be a scope. */
 export function checkScopes(scopes: unknown, where: string): readonly string[] {
   if (!Array.isArray(scopes) || scopes.length === 0) {
     throw new ConfigurationError(`${where}: scopes must be a non-empty list of scope names`);
   }
   for (const scope of scopes) {
-    if (typeof scope !== 'string' || !SCOPE_TOKEN.test(scope)) {
+    if (typeof scope !== 'string' || !isScopeToken(scope)) {
       throw new ConfigurationError(
         `${where}: scope ${JSON.stringify(scope)} is not an RFC 6749 scope-token (printable ASCII, no space, quote or backslash)`,
       );
