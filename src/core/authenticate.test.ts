@@ -18,7 +18,7 @@ import {
   type CsrfVerifier,
 } from './authenticate.js';
 import { Authenticator } from './authenticator.js';
-import { AuthenticationError, AuthorizationError, VouchError } from './errors.js';
+import { AuthenticationError, AuthorizationError, BadRequestError, VouchError } from './errors.js';
 import { authFunction } from './function-authenticator.js';
 import type { Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
@@ -273,8 +273,22 @@ describe('authenticate()', () => {
       assert.equal(codeOf(failure.error), 'VOUCH_ERR_BAD_REQUEST');
       assert.equal((failure.error as VouchError).statusCode, 400);
       assert.equal(failure.thrown, false);
-      assert.deepEqual(failure.challenges, []);
+      // RFC 6750 §3.1: the Bearer that found it names it; no 401 challenges on a 400.
+      assert.deepEqual(failure.challenges, ['Bearer realm="api", error="invalid_request"']);
       assert.deepEqual(calls, { bearer: 0, basic: 0, query: 0, header: 0, cookie: 0, fn: 0 });
+    });
+
+    it('carry no challenge when found by a kind without one for a 400', async () => {
+      const { query } = fixture();
+      const failure = failed(
+        await authenticate(
+          requirements(query),
+          request({ url: '/x?api_key=a&api_key=b' }),
+          options,
+        ),
+      );
+      assert.equal(codeOf(failure.error), 'VOUCH_ERR_BAD_REQUEST');
+      assert.deepEqual(failure.challenges, []);
     });
 
     it('answer 400 after earlier authenticators rejected', async () => {
@@ -356,6 +370,27 @@ describe('authenticate()', () => {
         'Bearer realm="api"',
         'APIKey realm="api", in="header", name="X-API-Key"',
       ]);
+    });
+
+    it('answers a BadRequestError it throws as an ambiguous credential: no 401 challenges', async () => {
+      const malformed = new BadRequestError();
+      const picky = new HttpBearer({
+        realm: 'tokens',
+        authenticate: () => {
+          throw malformed;
+        },
+      });
+      const basic = new HttpBasic({ authenticate: () => undefined });
+      const failure = failed(
+        await authenticate(
+          requirements([basic, picky]),
+          request({ headers: { authorization: 'Bearer t' } }),
+          options,
+        ),
+      );
+      assert.equal(failure.error, malformed);
+      assert.equal(failure.thrown, true);
+      assert.deepEqual(failure.challenges, ['Bearer realm="tokens", error="invalid_request"']);
     });
 
     it('passes AuthorizationError and non-Error values through untouched', async () => {

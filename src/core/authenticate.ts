@@ -165,7 +165,7 @@ function walk(
       }
       memory?.seen?.set(authenticator, outcome);
 
-      if (outcome.state === 'ambiguous') return ambiguous();
+      if (outcome.state === 'ambiguous') return ambiguous(authenticator, options.realm);
       if (outcome.state !== 'accepted') {
         memory ??= new Memory(false);
         memory.tried.push({ authenticator, rejected: outcome.state === 'rejected' });
@@ -239,18 +239,32 @@ function finish(memory: Memory, options: AuthenticateOptions): AuthResult {
   };
 }
 
-/** The 400 for a credential given more than once: ambiguity never picks a winner. */
-function ambiguous(): AuthFailure {
-  return { ok: false, error: new BadRequestError(), thrown: false, challenges: [] };
+/**
+ * The 400 for a credential given more than once, or by two methods: ambiguity never picks a
+ * winner. The authenticator that found it names it in its challenge, if it has one for a 400.
+ */
+function ambiguous(
+  authenticator: Authenticator,
+  realm: string,
+  error: unknown = new BadRequestError(),
+): AuthFailure {
+  const line = authenticator.badRequestChallenge(authenticator.realm ?? realm);
+  return { ok: false, error, thrown: false, challenges: line === undefined ? [] : [line] };
 }
 
-/** A hook's error, for the exception handlers, with the challenges of those tried until then. */
+/**
+ * A hook's error, for the exception handlers, with the challenges of those tried until then; a
+ * `BadRequestError` it threw is answered as an ambiguous credential is.
+ */
 function thrown(
   memory: Memory | undefined,
   authenticator: Authenticator,
   error: unknown,
   realm: string,
 ): AuthFailure {
+  if (error instanceof BadRequestError) {
+    return { ...ambiguous(authenticator, realm, error), thrown: true };
+  }
   const tried = [...(memory?.tried ?? []), { authenticator, rejected: true }];
   return { ok: false, error, thrown: true, challenges: challenges(tried, realm) };
 }

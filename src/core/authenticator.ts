@@ -77,6 +77,15 @@ export abstract class Authenticator<TAuth = unknown> {
   }
 
   /**
+   * The `WWW-Authenticate` challenge for a 400 on a credential it found ambiguous, or `undefined`
+   * for none (only Bearer has one, RFC 6750 §3.1 `invalid_request`).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none
+  badRequestChallenge(realm: string): string | undefined {
+    return undefined;
+  }
+
+  /**
    * The scopes that a value it accepted grants (see {@link grantedScopes}: `scopes`, `scope` or
    * `scp`). Override it where your values keep their scopes elsewhere.
    */

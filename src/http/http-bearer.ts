@@ -1,11 +1,12 @@
 import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
-import { judgeHook, REJECTED } from '../core/outcome.js';
-import type { Accepted, Awaitable, Nothing, Outcome } from '../core/outcome.js';
+import { AMBIGUOUS, judgeHook, REJECTED } from '../core/outcome.js';
+import type { Accepted, Awaitable, Extraction, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { timingSafeIndex } from '../core/timing-safe-matcher.js';
 import { requireHookOrSecrets, schemeNamePart } from '../internal/hook.js';
+import { queryParam } from '../internal/query-param.js';
 import { singleHeaderValue } from '../internal/single-header.js';
 import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';
 import { authorizationCredentials } from './authorization-credentials.js';
@@ -35,7 +36,9 @@ export interface HttpBearerOptions<TAuth> extends AuthenticatorOptions {
 /**
  * HTTP Bearer authentication (RFC 6750): reads `Authorization: Bearer <token>` and passes the
  * token to `authenticate(request, token)`, or checks it against static `tokens`. Tokens that are
- * not a `b64token` are refused unheard.
+ * not a `b64token` are refused unheard. A token in the header beside an `access_token` query
+ * parameter is ambiguous (400, RFC 6750 §2: one method per request); the query parameter alone
+ * is never a credential.
  *
  * @example
  * const bearer = new HttpBearer({ authenticate: (request, token) => sessions.byToken(token) });
@@ -82,9 +85,25 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
 
   /**
    * Reads `Authorization: Bearer <token>` and asks the hook (or the static tokens) about it. A
-   * token that is not a `b64token` is refused unheard.
+   * token that is not a `b64token` is refused unheard; one sent with an `access_token` query
+   * parameter beside it is ambiguous, and the hook is not called.
    */
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
+    const found = this.#fromHeader(request);
+    if (found.state === 'absent' || found.state === 'ambiguous') return found;
+    // RFC 6750 §2: a client uses one method per request. A token in the query as well may be
+    // the one a proxy or a log reads, so neither wins, whatever the header's token is worth. The
+    // strict reader decodes the name (`acc%65ss_token`) and takes an empty value as absent.
+    if (queryParam(request.url, 'access_token').state !== 'absent') return AMBIGUOUS;
+    if (found.state !== 'present') return found;
+    const token = found.credential;
+    if (!isB64token(token)) return REJECTED;
+    // The adapter passes its own request object, which is the registered AuthRequest type.
+    return judgeHook(this.authenticate(request as AuthRequest, token));
+  }
+
+  /** The Bearer credential of the `Authorization` header, or a static token's verdict on it. */
+  #fromHeader(request: RequestView): Accepted<TAuth> | Extraction<string> {
     const tokens = this.#tokens;
     if (tokens !== undefined) {
       // The usual `Bearer <token>` header is compared whole, in constant time: every configured
@@ -96,12 +115,7 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
         if (index !== -1) return tokens.accepted[index] as Accepted<TAuth>;
       }
     }
-    const found = authorizationCredentials(request, 'bearer', this.#maxLength);
-    if (found.state !== 'present') return found;
-    const token = found.credential;
-    if (!isB64token(token)) return REJECTED;
-    // The adapter passes its own request object, which is the registered AuthRequest type.
-    return judgeHook(this.authenticate(request as AuthRequest, token));
+    return authorizationCredentials(request, 'bearer', this.#maxLength);
   }
 
   override get securityScheme(): SecurityScheme {
@@ -111,6 +125,10 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
   override challenge(realm: string, rejected: boolean): string {
     const base = `Bearer realm=${quote(realm)}`;
     return rejected ? `${base}, error="invalid_token"` : base;
+  }
+
+  override badRequestChallenge(realm: string): string {
+    return `Bearer realm=${quote(realm)}, error="invalid_request"`;
   }
 
   override scopeChallenge(realm: string, scopes: readonly string[]): string {

@@ -1,9 +1,17 @@
-import { InsufficientScopeError, StoreUnavailableError, type VouchError } from '../core/errors.js';
+import {
+  BadRequestError,
+  InsufficientScopeError,
+  StoreUnavailableError,
+  type VouchError,
+} from '../core/errors.js';
 
 /** The parts of the answer to one of vouch's errors, for an adapter to write its own way. */
 export interface VouchAnswer {
   readonly status: number;
-  /** One `WWW-Authenticate` line per challenge on a 401 or a lack of scope, none otherwise. */
+  /**
+   * One `WWW-Authenticate` line per challenge on a 401, a lack of scope or ambiguous credentials
+   * (Bearer's `invalid_request`), none otherwise.
+   */
   readonly challenges: readonly string[];
   /** `Retry-After` on a 503 for a store outage. */
   readonly retryAfter: string | undefined;
@@ -18,7 +26,11 @@ export function vouchAnswer(error: VouchError, challenges: readonly string[]): V
   return {
     status: error.statusCode,
     challenges:
-      error.statusCode === 401 || error instanceof InsufficientScopeError ? challenges : [],
+      error.statusCode === 401 ||
+      error instanceof InsufficientScopeError ||
+      error instanceof BadRequestError
+        ? challenges
+        : [],
     retryAfter: unavailable ? String(error.retryAfter) : undefined,
     body: JSON.stringify({ detail: unavailable ? 'Service Unavailable' : error.message }),
   };

@@ -24,6 +24,7 @@ export interface ContractCase {
 
 const BEARER = 'Bearer realm="api"';
 const BEARER_INVALID = 'Bearer realm="api", error="invalid_token"';
+const BEARER_INVALID_REQUEST = 'Bearer realm="api", error="invalid_request"';
 const BASIC = 'Basic realm="api", charset="UTF-8"';
 const QUERY = 'APIKey realm="api", in="query", name="api_key"';
 const HEADER = 'APIKey realm="api", in="header", name="X-API-Key"';
@@ -44,6 +45,8 @@ const unauthorized = (challenges: readonly string[], detail = 'Unauthorized') =>
   challenges,
 });
 const BAD_REQUEST = { status: 400, detail: 'Bad Request', challenges: [] } as const;
+/** RFC 6750 §3.1: a Bearer request with more than one token, or by more than one method. */
+const BEARER_BAD_REQUEST = { ...BAD_REQUEST, challenges: [BEARER_INVALID_REQUEST] } as const;
 
 // Sessions and CSRF. Tokens come from the library, as a sign-in issues them: bound to sam's
 // session id (bob's for an attacker's own), or to the cookie key.
@@ -348,7 +351,48 @@ const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
   [
     'repeated Authorization line',
     get('/bearer', { authorization: ['Bearer good-token', 'Bearer good-token'] }),
+    BEARER_BAD_REQUEST,
+  ],
+  [
+    'repeated Authorization line, Basic: no challenge',
+    get('/basic', { authorization: ['Basic YW5uOnNlYzpyZXQ=', 'Basic YW5uOnNlYzpyZXQ='] }),
     BAD_REQUEST,
+  ],
+  // RFC 6750 §2: one method per request; access_token in the query is never a credential.
+  [
+    'Bearer in the header and access_token in the query',
+    get('/bearer?access_token=good-token', bearer('good-token')),
+    BEARER_BAD_REQUEST,
+  ],
+  [
+    'Bearer in the header, another access_token in the query (app-wide)',
+    get('/inherit?page=2&access_token=other', bearer('good-token')),
+    BEARER_BAD_REQUEST,
+  ],
+  [
+    'Bearer in the header, access_token percent-encoded in the query',
+    get('/bearer?acc%65ss_token=x', bearer('good-token')),
+    BEARER_BAD_REQUEST,
+  ],
+  [
+    'a refused Bearer token and access_token in the query',
+    get('/bearer?access_token=good-token', bearer('a,b')),
+    BEARER_BAD_REQUEST,
+  ],
+  [
+    'Bearer in the header, an empty access_token: one method',
+    get('/bearer?access_token=', bearer('good-token')),
+    { status: 200, auth: ANN, challenges: [] },
+  ],
+  [
+    'access_token in the query alone is no credential',
+    get('/bearer?access_token=good-token'),
+    unauthorized([BEARER]),
+  ],
+  [
+    'Basic in the header and access_token in the query: not Bearer',
+    get('/basic?access_token=good-token', basic('ann:sec:ret')),
+    { status: 200, auth: 'ann' },
   ],
   [
     'repeated API-key header line',

@@ -1,11 +1,16 @@
 // RFC 6750 (Bearer Token Usage) as the contract applies it: §2.1 header field and b64token
-// grammar, §3 WWW-Authenticate challenge with realm and error="invalid_token".
+// grammar, §2 one method per request, §3 WWW-Authenticate challenge with realm and
+// error="invalid_token" (error="invalid_request" on a 400).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { resolveAuth } from '../../src/core/auth-spec.js';
 import { authenticate } from '../../src/core/authenticate.js';
+import type { Authenticator } from '../../src/core/authenticator.js';
 import type { RequestView } from '../../src/core/request.js';
 import { HttpBearer } from '../../src/http/http-bearer.js';
+import { OAuth2PasswordBearer } from '../../src/http/oauth2-password-bearer.js';
+import { JwtBearer } from '../../src/jwt/index.js';
+import { AUDIENCE, ISSUER, sign, testKey } from '../helpers/jwt.js';
 
 const request = (authorization?: string, url = '/resource'): RequestView => ({
   method: 'GET',
@@ -109,6 +114,103 @@ describe('RFC 6750 §2.1: Authorization request header field', () => {
       'absent',
     );
     assert.deepEqual(seen, []);
+  });
+});
+
+describe('RFC 6750 §2: "Clients MUST NOT use more than one method to transmit the token in each request"', () => {
+  it('a token in the header and access_token in the query: ambiguous, the hook not called', async () => {
+    const { auth, seen } = bearer();
+    for (const url of [
+      '/resource?access_token=good',
+      '/resource?page=2&access_token=other',
+      '/resource?access_token=good&access_token=good',
+      '/resource?acc%65ss_token=good', // the name is decoded as the URL standard says
+      '/resource?access_token=%20',
+    ]) {
+      assert.equal((await auth.verify(request('Bearer good', url))).state, 'ambiguous', url);
+    }
+    assert.deepEqual(seen, []);
+  });
+
+  it('whatever the header token is worth: malformed or oversized, it was still sent', async () => {
+    const { auth } = bearer();
+    for (const header of ['Bearer a,b', `Bearer ${'a'.repeat(5000)}`, 'Bearer\tgood']) {
+      const url = '/resource?access_token=good';
+      assert.equal((await auth.verify(request(header, url))).state, 'ambiguous', header);
+    }
+  });
+
+  it('static tokens too, whose header is compared whole', async () => {
+    const auth = new HttpBearer({ tokens: new Map([['good', 'ann']]) });
+    assert.equal((await auth.verify(request('Bearer good'))).state, 'accepted');
+    const both = request('Bearer good', '/resource?access_token=good');
+    assert.equal((await auth.verify(both)).state, 'ambiguous');
+  });
+
+  it('an empty access_token carries no token: one method, the header decides', async () => {
+    const { auth, seen } = bearer();
+    for (const url of [
+      '/resource?access_token=',
+      '/resource?access_token',
+      '/resource?#access_token=x',
+    ]) {
+      assert.equal((await auth.verify(request('Bearer good', url))).state, 'accepted', url);
+    }
+    assert.deepEqual(seen, ['good', 'good', 'good']);
+  });
+
+  it('without a Bearer credential in the header, access_token is neither read nor refused', async () => {
+    const { auth } = bearer();
+    const url = '/resource?access_token=good';
+    for (const header of [undefined, 'Basic dXNlcjpwYXNz', 'Bearer']) {
+      assert.equal((await auth.verify(request(header, url))).state, 'absent', String(header));
+    }
+  });
+
+  it('§3.1 invalid_request: answered 400 with error="invalid_request", as two Authorization lines', async () => {
+    const { auth } = bearer();
+    const twoMethods = request('Bearer good', '/resource?access_token=good');
+    const twoLines: RequestView = {
+      method: 'GET',
+      url: '/resource',
+      headers: { authorization: 'Bearer good' },
+      raw: { rawHeaders: ['Authorization', 'Bearer good', 'Authorization', 'Bearer good'] },
+    };
+    for (const sent of [twoMethods, twoLines]) {
+      const result = await authenticate(resolveAuth(auth, 'GET /resource')!, sent, {
+        realm: 'api',
+      });
+      assert.ok(!result.ok);
+      assert.equal((result.error as { code?: string }).code, 'VOUCH_ERR_BAD_REQUEST');
+      assert.equal((result.error as { statusCode?: number }).statusCode, 400);
+      assert.deepEqual(result.challenges, ['Bearer realm="api", error="invalid_request"']);
+    }
+  });
+
+  it('holds for OAuth2PasswordBearer and JwtBearer, built on HttpBearer', async () => {
+    const key = await testKey('ES256');
+    const jwt = await sign(key);
+    const kinds: [Authenticator, string][] = [
+      [
+        new OAuth2PasswordBearer({ tokenUrl: '/token', authenticate: (_r, token) => token }),
+        'good',
+      ],
+      [
+        new JwtBearer({
+          keys: key.publicKey,
+          algorithms: ['ES256'],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+        }),
+        jwt,
+      ],
+    ];
+    for (const [auth, token] of kinds) {
+      const name = auth.constructor.name;
+      assert.equal((await auth.verify(request(`Bearer ${token}`))).state, 'accepted', name);
+      const both = request(`Bearer ${token}`, `/resource?access_token=${token}`);
+      assert.equal((await auth.verify(both)).state, 'ambiguous', name);
+    }
   });
 });
 
