@@ -144,6 +144,15 @@ describe('errorResponses (contract §5, §8)', () => {
     );
   });
 
+  it('describes the 400 with the invalid_request challenge of its Bearer members', () => {
+    const responses = errorResponses(route([headerKey, bearer, ownRealm]), 'GET');
+    assert.equal(
+      responses['400']!.headers!['WWW-Authenticate']!.description,
+      'On an ambiguous Bearer credential: `Bearer realm="api", error="invalid_request"`, `Bearer realm="own", error="invalid_request"`',
+    );
+    assert.equal(errorResponses(route([basic, headerKey]), 'GET')['400']!.headers, undefined);
+  });
+
   it('has no WWW-Authenticate when nothing challenges (session, plain functions)', () => {
     assert.equal(errorResponses(route([session, plain]), 'GET')['401']!.headers, undefined);
   });

@@ -55,7 +55,8 @@ export function csrfCanApply(route: RouteAuth, method: string | readonly string[
  *
  * - 401 on every protected route, with `WWW-Authenticate` when an authenticator challenges;
  * - 403 where the CSRF check can apply ({@link csrfCanApply}) or the route requires scopes;
- * - 400 where a credential read from a header, query or cookie can be sent twice (ambiguous);
+ * - 400 where a credential read from a header, query or cookie can be sent twice, or a Bearer
+ *   token by two methods (ambiguous), with Bearer's `invalid_request` challenge;
  * - 503 where a session store is consulted.
  *
  * A hook's own `AuthorizationError` (403) or `StoreUnavailableError` (503) is the application's
@@ -70,13 +71,25 @@ export function errorResponses(
 ): Record<string, ErrorResponseObject> {
   if (route.requirements === null) return {};
   const all = members(route.requirements);
+  const realm = options.realm ?? 'api';
   const responses: Record<string, ErrorResponseObject> = {};
   if (all.some((member) => member.readsCredential)) {
+    const badRequestChallenges = distinctLines(all, (member) =>
+      member.badRequestChallenge(member.realm ?? realm),
+    );
     responses['400'] = errorResponse(
-      'Bad Request: a credential was sent more than once (ambiguous credentials)',
+      'Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials)',
+      badRequestChallenges.length === 0
+        ? undefined
+        : {
+            'WWW-Authenticate': {
+              description: `On an ambiguous Bearer credential: ${badRequestChallenges.map((c) => `\`${c}\``).join(', ')}`,
+              schema: { type: 'string' },
+            },
+          },
     );
   }
-  const challenges = challengesOf(all, options.realm ?? 'api');
+  const challenges = challengesOf(all, realm);
   responses['401'] = errorResponse(
     'Unauthorized: no authenticator accepted the request',
     challenges.length === 0
@@ -100,7 +113,7 @@ export function errorResponses(
   }
   if (forbidden.length > 0) {
     const scopeChallenges = distinctLines(all, (member) =>
-      member.scopeChallenge(member.realm ?? options.realm ?? 'api', scopes),
+      member.scopeChallenge(member.realm ?? realm, scopes),
     );
     responses['403'] = errorResponse(
       forbidden.join('; or '),
