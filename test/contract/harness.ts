@@ -52,6 +52,7 @@ export interface ContractAnswer {
   readonly challenges: readonly string[];
   readonly cacheControl: string | undefined;
   readonly retryAfter: string | undefined;
+  /** Parsed when the answer says JSON, else the text. */
   readonly body: unknown;
 }
 
@@ -81,7 +82,7 @@ export function send(port: number, req: ContractRequest): Promise<ContractAnswer
             challenges,
             cacheControl: res.headers['cache-control'],
             retryAfter: res.headers['retry-after'],
-            body: text === '' ? undefined : (JSON.parse(text) as unknown),
+            body: bodyOf(text, res.headers['content-type']),
           });
         });
       },
@@ -89,6 +90,12 @@ export function send(port: number, req: ContractRequest): Promise<ContractAnswer
     outgoing.on('error', reject);
     outgoing.end(req.body);
   });
+}
+
+/** A JSON body parsed, any other as its text, none as `undefined`. */
+function bodyOf(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined;
+  return contentType?.startsWith('application/json') ? (JSON.parse(text) as unknown) : text;
 }
 
 /** A string's UTF-8 bytes, one character each, which is how node:http writes header values. */
