@@ -9,6 +9,7 @@ import { declare, type Declaration, type RequireAuthOptions } from '../internal/
 import { asError } from '../internal/handler-for.js';
 import { requestView, type HonoRequestView } from './request-view.js';
 import { vouchResponse } from './vouch-response.js';
+import { withResponse } from './with-response.js';
 
 export type { RequireAuthOptions } from '../internal/declaration.js';
 
@@ -35,7 +36,8 @@ export function challengesOf(c: Context): readonly string[] {
  * handler may answer, so it keeps the earlier declaration: fail closed). Authentication runs
  * once, where the first of them stands. The winner's value is `c.get('auth')`; refusals answer
  * 401, 400, 403 or 503 here, and what a hook throws goes to `app.onError` (see
- * `vouchErrorHandler`).
+ * `vouchErrorHandler`); without one, Hono's own handler still answers vouch's errors as
+ * `vouchErrorHandler` would.
  *
  * @example
  * app.get('/bearer', requireAuth(bearer), (c) => c.json({ token: c.get('auth') }));
@@ -108,7 +110,7 @@ async function run(
     if (!result.thrown) return vouchResponse(result.error as VouchError, result.challenges);
     challenges.set(c, result.challenges);
     // Hono hands only Errors to onError; anything else thrown is wrapped so it still gets there.
-    throw asError(result.error);
+    throw withResponse(asError(result.error), result.challenges);
   }
   if (
     result.csrfDeferred !== undefined &&

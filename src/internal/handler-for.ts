@@ -70,11 +70,19 @@ export function answererOf<THandler>(
 ): { readonly handler: THandler } | { readonly vouch: VouchError } | undefined {
   const handler = handlerFor(handlers, error);
   if (handler !== undefined) return { handler };
-  if (error instanceof VouchError && (error.statusCode < 500 || error.statusCode === 503)) {
+  if (answeredByVouch(error)) {
     if (error instanceof StoreUnavailableError) onOutage(error);
     return { vouch: error };
   }
   return undefined;
+}
+
+/**
+ * Whether vouch answers this error itself, by its status and `{ detail }`: one of its own client
+ * errors or a store outage; its other errors (a misused `authOf`) are server faults.
+ */
+export function answeredByVouch(error: unknown): error is VouchError {
+  return error instanceof VouchError && (error.statusCode < 500 || error.statusCode === 503);
 }
 
 /** What a hook threw, as an Error: engines that pass only Errors on get a non-Error wrapped. */
