@@ -5,6 +5,7 @@ import { CsrfError, type VouchError } from '../core/errors.js';
 import type { CsrfProtection } from '../csrf/csrf-protection.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
+import { withHeaders } from '../internal/with-headers.js';
 import { requestView } from './request-view.js';
 import { handlersFor, OPAQUE, rootPath, type RouterLike } from './routing.js';
 import { sendVouch } from './send-vouch.js';
@@ -59,7 +60,8 @@ export function authOf<const TSpec extends AuthSpec>(req: Request, _auth: TSpec)
  * handler, other middleware, a mounted app, a param callback): the route's, then the router's,
  * then the app's. A `requireAuth` beyond that point decides again, so a declaration never covers
  * a handler that runs before it (fail closed). The winner's value is `req.auth`; refusals answer
- * 401, 400, 403 or 503 here, and what a hook throws goes to `next(err)` (see `vouchErrorHandler`).
+ * 401, 400, 403 or 503 here, and what a hook throws goes to `next(err)` (see `vouchErrorHandler`;
+ * without it, Express's final handler answers vouch's errors with their status and headers).
  *
  * @example
  * app.get('/bearer', requireAuth(bearer), (req, res) => res.json({ token: req.auth }));
@@ -159,7 +161,7 @@ async function run(
     }
     state.challenges = result.challenges;
     // Never a bare value: next('route') or next('router') would skip what follows.
-    next(asError(result.error));
+    next(withHeaders(asError(result.error), result.challenges));
     return;
   }
   // A form post may carry its CSRF token in the body, which a body parser put in `req.body`.

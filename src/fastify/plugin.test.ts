@@ -494,6 +494,25 @@ describe('errors thrown by hooks (contract §5, seed §5.4)', () => {
     assert.equal(response.statusCode, 403);
     assert.equal(response.json<{ code: string }>().code, 'VOUCH_ERR_FORBIDDEN');
   });
+
+  it("with errorHandler: false, Fastify's own handler still sends challenges, Retry-After", async (t) => {
+    const app = await build(t, { csrf: false, errorHandler: false });
+    const throwing = new HttpBearer({
+      authenticate: (_request, token) => {
+        if (token === 'down') throw new StoreUnavailableError('pool exhausted', { retryAfter: 7 });
+        throw new AuthenticationError('Token expired');
+      },
+    });
+    app.get('/x', { auth: throwing }, async () => ({}));
+    const expired = await app.inject({ url: '/x', headers: { authorization: 'Bearer t' } });
+    assert.equal(expired.statusCode, 401);
+    assert.equal(expired.json<{ code: string }>().code, 'VOUCH_ERR_UNAUTHENTICATED');
+    assert.deepEqual(expired.headers['www-authenticate'], [
+      'Bearer realm="api", error="invalid_token"',
+    ]);
+    const down = await app.inject({ url: '/x', headers: { authorization: 'Bearer down' } });
+    assert.deepEqual([down.statusCode, down.headers['retry-after']], [503, '7']);
+  });
 });
 
 describe('authentication runs before the body is read (contract §5)', () => {

@@ -15,6 +15,7 @@ import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.j
 import { SchemeRegistry } from '../core/scheme-registry.js';
 import { checkScopes } from '../core/scopes.js';
 import { requirePrintable } from '../internal/hook.js';
+import { withHeaders } from '../internal/with-headers.js';
 import {
   createCsrfVerifier,
   type CsrfOptions,
@@ -200,7 +201,8 @@ function conclude(
   }
   vouchRequest[kChallenges] = result.challenges;
   if (result.thrown) {
-    done(result.error as Error);
+    // With `errorHandler: false`, Fastify's own handler reads the challenges from `headers`.
+    done(withHeaders(result.error, result.challenges) as Error);
     return;
   }
   // Answering from a callback hook ends the chain; done() must not be called as well.
