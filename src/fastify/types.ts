@@ -1,16 +1,7 @@
-import type {
-  ContextConfigDefault,
-  FastifyBaseLogger,
-  FastifyRequest,
-  FastifySchema,
-  FastifyTypeProvider,
-  FastifyTypeProviderDefault,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerBase,
-  RawServerDefault,
-  RouteGenericInterface,
-} from 'fastify';
+// Fastify's names are reached through this namespace inside the augmentation below: a bare name
+// there (say `FastifySchema`, which @fastify/swagger augments too) can resolve to the merged
+// module, and TypeScript then drops its import from the emitted declaration file.
+import type * as fastifyTypes from 'fastify';
 import type { AuthSpec } from '../core/auth-spec.js';
 import type { CsrfOptions, CsrfProtection } from '../csrf/csrf-protection.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
@@ -58,17 +49,19 @@ declare module 'fastify' {
     csrf?: boolean | CsrfOptions;
   }
 
+  // Every declaration of an interface must have identical type parameters: these are Fastify's.
   interface RouteShorthandOptions<
     /* eslint-disable @typescript-eslint/no-unused-vars */
-    RawServer extends RawServerBase = RawServerDefault,
-    RawRequest extends RawRequestDefaultExpression<RawServer> =
-      RawRequestDefaultExpression<RawServer>,
-    RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
-    RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
-    ContextConfig = ContextConfigDefault,
-    SchemaCompiler extends FastifySchema = FastifySchema,
-    TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
-    Logger extends FastifyBaseLogger = FastifyBaseLogger,
+    RawServer extends fastifyTypes.RawServerBase = fastifyTypes.RawServerDefault,
+    RawRequest extends fastifyTypes.RawRequestDefaultExpression<RawServer> =
+      fastifyTypes.RawRequestDefaultExpression<RawServer>,
+    RawReply extends fastifyTypes.RawReplyDefaultExpression<RawServer> =
+      fastifyTypes.RawReplyDefaultExpression<RawServer>,
+    RouteGeneric extends fastifyTypes.RouteGenericInterface = fastifyTypes.RouteGenericInterface,
+    ContextConfig = fastifyTypes.ContextConfigDefault,
+    SchemaCompiler extends fastifyTypes.FastifySchema = fastifyTypes.FastifySchema,
+    TypeProvider extends fastifyTypes.FastifyTypeProvider = fastifyTypes.FastifyTypeProviderDefault,
+    Logger extends fastifyTypes.FastifyBaseLogger = fastifyTypes.FastifyBaseLogger,
     /* eslint-enable @typescript-eslint/no-unused-vars */
   > {
     /** The authentication this operation requires; overrides routers and the API. `null` disables it. */
@@ -82,6 +75,6 @@ declare module 'fastify' {
 
 declare module '../core/request.js' {
   interface Register {
-    request: FastifyRequest;
+    request: fastifyTypes.FastifyRequest;
   }
 }
