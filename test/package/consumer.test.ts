@@ -1,99 +1,421 @@
-// The package as users get it: `npm pack`, unpacked as a dependency of a scratch project, then
-// type-checked with the user-facing strict settings and run. Proves the exports map, the emitted
-// declarations (including the Fastify augmentation that types request.auth) and the runtime files.
+// The package as users get it: `npm pack`, then for every entry of the exports map a project of
+// its own, outside this repository, holding only the tarball (with vouch's dependencies) and the
+// peers that entry needs, copied from the packages installed here (nothing is fetched). A small
+// file using the entry, typed `request.auth` included, is type-checked as a strict user project
+// is (`skipLibCheck: false`) under NodeNext and under bundler resolution, then run on Node. One
+// program per entry: another entry's declarations (say, @fastify/swagger's augmentations of
+// Fastify) must not supply what one entry lacks on its own.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import ts from 'typescript';
 
 const root = resolve(import.meta.dirname, '../..');
-// Inside the repository, so the consumer's own imports of fastify resolve to our node_modules.
-mkdirSync(join(root, 'test-results'), { recursive: true });
-const project = mkdtempSync(join(root, 'test-results', 'consumer-'));
-after(() => {
-  rmSync(project, { recursive: true, force: true });
-});
 
-const consumer = `
-import Fastify from 'fastify';
-import { HttpBearer, type AuthOf } from 'vouch';
-import { vouch, withAuth } from 'vouch/fastify';
-import { vouchOpenapi } from 'vouch/openapi';
-import { createCsrfVerifier } from 'vouch/csrf';
-import { MemorySessionStore } from 'vouch/session';
+/** What one entry's consumer installs besides vouch, what it runs, and what it prints. */
+interface Consumer {
+  readonly peers: readonly string[];
+  readonly source: string;
+  readonly prints: unknown;
+}
+
+// Fastify's and Express's own declarations need Node's types; a TypeScript user of either has
+// @types/node already. The portable entries and Hono must type-check without them.
+const FASTIFY = ['fastify', '@types/node'];
+const OPENAPI = [...FASTIFY, '@fastify/swagger', '@fastify/swagger-ui'];
+const EXPRESS = ['express', '@types/express', '@types/node'];
+
+const USER = `
+interface User { id: number }
+const bearer = new HttpBearer({
+  authenticate: (_request, token): User | undefined => (token === 't' ? { id: 1 } : undefined),
+});
+`;
+
+/** One consumer per package export; `./package.json` has no code. */
+const CONSUMERS: Readonly<Record<string, Consumer>> = {
+  '.': {
+    peers: [],
+    source: `
+import { authenticate, HttpBearer, resolveAuth, type AuthOf } from 'vouch';
+${USER}
+const request = { method: 'GET', url: '/', headers: { authorization: 'Bearer t' } };
+const result = await authenticate(resolveAuth(bearer, 'consumer') ?? [], request, { realm: 'api' });
+const user: AuthOf<typeof bearer> = { id: 2 };
+// @ts-expect-error: AuthOf is what the hook returns, a User
+const wrong: AuthOf<typeof bearer> = 'someone';
+console.log(JSON.stringify([result.ok && result.value, user, wrong, bearer.securityScheme]));
+`,
+    prints: [{ id: 1 }, { id: 2 }, 'someone', { type: 'http', scheme: 'bearer' }],
+  },
+  './csrf': {
+    peers: [],
+    source: `
+import { createCsrfVerifier, issueCsrfToken, verifyCsrfToken } from 'vouch/csrf';
+
+const secret = 'a consumer secret, long enough to sign with';
+const token = issueCsrfToken(secret, 'session-1');
+const csrf = createCsrfVerifier({ secret, trustedOrigins: ['https://app.example.com'] });
+const issued = csrf.issue('session-1');
+const headers = {
+  origin: 'https://app.example.com',
+  cookie: 'csrftoken=' + issued.token,
+  'x-csrftoken': issued.token,
+};
+const verdict = csrf.verify({ method: 'POST', url: '/', headers }, 'session-1');
+console.log(JSON.stringify([verifyCsrfToken(secret, token, 'session-1'), verifyCsrfToken(secret, token, 'session-2'), verdict]));
+`,
+    prints: [true, false, 'pass'],
+  },
+  './session': {
+    peers: [],
+    source: `
+import { authenticate, resolveAuth, type AuthOf } from 'vouch';
+import { MemorySessionStore, SessionAuth } from 'vouch/session';
+
+interface User { name: string }
+const store = new MemorySessionStore<User>();
+const session = new SessionAuth({ store });
+const id = await store.create({ name: 'ada' });
+const request = { method: 'GET', url: '/', headers: { cookie: 'sessionid=' + id } };
+const result = await authenticate(resolveAuth(session, 'consumer') ?? [], request, { realm: 'api' });
+const user: AuthOf<typeof session> = { name: 'grace' };
+// @ts-expect-error: a session's value is the store's User
+const wrong: AuthOf<typeof session> = { id: 1 };
+console.log(JSON.stringify([result.ok && result.value, user, wrong, session.securityScheme]));
+`,
+    prints: [
+      { name: 'ada' },
+      { name: 'grace' },
+      { id: 1 },
+      { type: 'apiKey', in: 'cookie', name: 'sessionid' },
+    ],
+  },
+  './jwt': {
+    peers: [],
+    source: `
+import { authenticate, resolveAuth, type AuthOf } from 'vouch';
 import { JwtBearer } from 'vouch/jwt';
 
-interface User { id: number }
-const bearer = new HttpBearer({ authenticate: (_request, token): User | undefined => (token === 't' ? { id: 1 } : undefined) });
-const user: AuthOf<typeof bearer> = { id: 2 };
+// An HS256 token signed here with Web Crypto: the consumer needs nothing but vouch.
+const secret = new TextEncoder().encode('a consumer secret of at least thirty-two bytes');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes)).replace(/=+$/, '').replace(/\\+/g, '-').replace(/\\//g, '_');
+const part = (value: object) => base64url(new TextEncoder().encode(JSON.stringify(value)));
+const exp = Math.floor(Date.now() / 1000) + 60;
+const body = part({ alg: 'HS256', typ: 'JWT' }) + '.' + part({ sub: 'ada', iss: 'i', aud: 'a', exp });
+const key = await crypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(body)));
+const token = body + '.' + base64url(signature);
+
+const jwt = new JwtBearer<{ sub: string }>({ keys: secret, issuer: 'i', audience: 'a', algorithms: ['HS256'] });
+const request = { method: 'GET', url: '/', headers: { authorization: 'Bearer ' + token } };
+const result = await authenticate(resolveAuth(jwt, 'consumer') ?? [], request, { realm: 'api' });
+const sub: AuthOf<typeof jwt>['sub'] = 'grace';
+// @ts-expect-error: the payload type given has no 'name'
+const wrong: AuthOf<typeof jwt>['name'] = 'x';
+console.log(JSON.stringify([result.ok && (result.value as { sub: string }).sub, sub, wrong, jwt.securityScheme]));
+`,
+    prints: ['ada', 'grace', 'x', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }],
+  },
+  './fastify': {
+    peers: FASTIFY,
+    source: `
+import Fastify from 'fastify';
+import { HttpBearer } from 'vouch';
+import { authOf, router, vouch, withAuth } from 'vouch/fastify';
+${USER}
+const app = Fastify();
+await app.register(vouch, { auth: bearer });
+app.get('/me', withAuth(bearer, async (request) => {
+  // @ts-expect-error: request.auth is a User
+  const name: string = request.auth.name;
+  void name;
+  return { id: request.auth.id + 1 };
+}));
+app.get('/admin', { auth: bearer, scopes: ['admin'], csrf: false }, async (request) => ({ id: authOf(request, bearer).id }));
+app.get('/health', { auth: null }, async (request) => ({ auth: request.auth === undefined, realm: app.vouch.realm }));
+await app.register(router({ auth: null }, async (r) => { r.get('/', async () => 'open'); }), { prefix: '/open', auth: bearer });
+const ok = await app.inject({ url: '/me', headers: { authorization: 'Bearer t' } });
+const denied = await app.inject({ url: '/me' });
+const admin = await app.inject({ url: '/admin', headers: { authorization: 'Bearer t' } });
+const health = await app.inject({ url: '/health' });
+const open = await app.inject({ url: '/open' });
+console.log(JSON.stringify([ok.statusCode, ok.json(), denied.statusCode, admin.statusCode, health.json(), open.statusCode]));
+await app.close();
+`,
+    prints: [200, { id: 2 }, 401, 403, { auth: true, realm: 'api' }, 401],
+  },
+  './openapi': {
+    peers: OPENAPI,
+    source: `
+import Fastify from 'fastify';
+import { HttpBearer, resolveAuth } from 'vouch';
+import { vouch, withAuth } from 'vouch/fastify';
+import { securityRequirements, vouchOpenapi } from 'vouch/openapi';
+${USER}
 const app = Fastify();
 await app.register(vouch, { auth: bearer });
 await app.register(vouchOpenapi, { openapi: { info: { title: 'consumer', version: '1' } } });
-app.get('/me', withAuth(bearer, async (request) => ({ id: request.auth.id + user.id })));
-const ok = await app.inject({ url: '/me', headers: { authorization: 'Bearer t' } });
-const denied = await app.inject({ url: '/me' });
+app.get('/me', withAuth(bearer, async (request) => ({ id: request.auth.id })));
 const spec = await app.inject({ url: '/api/openapi.json' });
-void createCsrfVerifier; void MemorySessionStore;
-const jwt = new JwtBearer<{ sub: string }>({ jwksUrl: 'https://issuer.example/jwks', issuer: 'i', audience: 'a', algorithms: ['ES256'] });
-const sub: AuthOf<typeof jwt>['sub'] = 'x';
-void sub;
-console.log(JSON.stringify([ok.statusCode, ok.json(), denied.statusCode, spec.json().components.securitySchemes, jwt.securityScheme]));
+const document = spec.json<{ paths: Record<string, { get: { security: unknown } }>; components: { securitySchemes: unknown } }>();
+console.log(JSON.stringify([document.components.securitySchemes, document.paths['/me']?.get.security, securityRequirements(resolveAuth(bearer, 'consumer'), ['read'])]));
 await app.close();
-`;
+`,
+    prints: [
+      { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      [{ bearerAuth: [] }],
+      [{ bearerAuth: ['read'] }],
+    ],
+  },
+  './hono': {
+    peers: ['hono'],
+    source: `
+import { Hono } from 'hono';
+import { HttpBearer } from 'vouch';
+import { requireAuth, vouchErrorHandler } from 'vouch/hono';
+${USER}
+const app = new Hono();
+app.onError(vouchErrorHandler());
+app.get('/me', requireAuth(bearer), (c) => {
+  // @ts-expect-error: c.get('auth') is a User
+  const name: string = c.get('auth').name;
+  void name;
+  return c.json({ id: c.get('auth').id + 1 });
+});
+const ok = await app.request('/me', { headers: { authorization: 'Bearer t' } });
+const denied = await app.request('/me');
+console.log(JSON.stringify([ok.status, await ok.json(), denied.status, denied.headers.get('www-authenticate')]));
+`,
+    prints: [200, { id: 2 }, 401, 'Bearer realm="api"'],
+  },
+  './express': {
+    peers: EXPRESS,
+    source: `
+import express from 'express';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { HttpBearer } from 'vouch';
+import { authOf, requireAuth, vouchErrorHandler } from 'vouch/express';
+${USER}
+const app = express();
+app.get('/me', requireAuth(bearer), (req, res) => {
+  // @ts-expect-error: authOf gives a User
+  const name: string = authOf(req, bearer).name;
+  void name;
+  res.json({ id: authOf(req, bearer).id + 1 });
+});
+app.use(vouchErrorHandler());
+const server = app.listen(0, '127.0.0.1');
+await once(server, 'listening');
+const base = 'http://127.0.0.1:' + String((server.address() as AddressInfo).port);
+const ok = await fetch(base + '/me', { headers: { authorization: 'Bearer t' } });
+const denied = await fetch(base + '/me');
+console.log(JSON.stringify([ok.status, await ok.json(), denied.status]));
+server.close();
+`,
+    prints: [200, { id: 2 }, 401],
+  },
+};
+
+/** The two ways a user's project resolves packages: Node's own, and a bundler's. */
+const RESOLUTIONS = {
+  nodenext: { module: 'NodeNext', moduleResolution: 'NodeNext', outDir: 'out' },
+  bundler: { module: 'ESNext', moduleResolution: 'bundler', noEmit: true },
+} as const;
+
+const exported = Object.keys(
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: object }).exports,
+).filter((name) => name !== './package.json');
+
+/** Where package `name` resolves from `from`, as Node looks it up; `undefined` when nowhere. */
+function locate(from: string, name: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dir === dirname(dir)) return undefined;
+  }
+}
+
+/**
+ * The installed packages `names` need, with their dependencies (and required peers) all the way
+ * down, as paths relative to this repository (`node_modules/x`). A package nested in another's
+ * `node_modules` comes with it.
+ */
+function closure(names: readonly string[]): string[] {
+  const found = new Set<string>();
+  const visit = (from: string, name: string, optional: boolean): void => {
+    const dir = locate(from, name);
+    if (dir === undefined) {
+      if (optional) return;
+      throw new Error(`${name}, needed from ${relative(root, from) || '.'}, is not installed`);
+    }
+    if (found.has(dir)) return;
+    found.add(dir);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    for (const dep of Object.keys(manifest.dependencies ?? {})) visit(dir, dep, false);
+    for (const dep of Object.keys(manifest.optionalDependencies ?? {})) visit(dir, dep, true);
+    for (const dep of Object.keys(manifest.peerDependencies ?? {})) {
+      visit(dir, dep, manifest.peerDependenciesMeta?.[dep]?.optional === true);
+    }
+  };
+  for (const name of names) visit(root, name, false);
+  const top = join(root, 'node_modules') + sep;
+  return [...found]
+    .filter((dir) => !dir.slice(top.length).includes(`${sep}node_modules${sep}`))
+    .map((dir) => relative(root, dir));
+}
+
+// Declaration files parsed and bound once per resolution and shared by the programs, as the
+// language service shares them between projects: each program still checks every file itself.
+const sourceFiles = new Map<string, Map<string, ts.SourceFile>>();
+
+/** `tsc -p config` without a process of its own: the problems found, as tsc prints them. */
+function typeCheck(config: string, resolution: string): string {
+  const host: ts.ParseConfigFileHost = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
+  };
+  const parsed = ts.getParsedCommandLineOfConfigFile(config, {}, host);
+  assert.ok(parsed);
+  const compilerHost = ts.createCompilerHost(parsed.options);
+  const cache = sourceFiles.get(resolution) ?? new Map<string, ts.SourceFile>();
+  sourceFiles.set(resolution, cache);
+  const read = compilerHost.getSourceFile.bind(compilerHost);
+  compilerHost.getSourceFile = (fileName, settings, ...rest) => {
+    const { languageVersion, impliedNodeFormat } =
+      typeof settings === 'object'
+        ? settings
+        : { languageVersion: settings, impliedNodeFormat: undefined };
+    const key = `${fileName}|${String(languageVersion)}|${String(impliedNodeFormat)}`;
+    let file = cache.get(key);
+    if (file === undefined) {
+      file = read(fileName, settings, ...rest);
+      if (file !== undefined && fileName.endsWith('.d.ts')) cache.set(key, file);
+    }
+    return file;
+  };
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    host: compilerHost,
+  });
+  const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
+  if (diagnostics.length === 0 && !parsed.options.noEmit) program.emit();
+  return ts.formatDiagnostics(diagnostics, {
+    getCanonicalFileName: (fileName) => fileName,
+    getCurrentDirectory: () => dirname(config),
+    getNewLine: () => '\n',
+  });
+}
+
+function slug(name: string): string {
+  return name === '.' ? 'vouch' : name.slice(2);
+}
 
 describe('published package', () => {
-  it('packs, type-checks and runs as a dependency', () => {
-    const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', project], {
+  const workspace = mkdtempSync(join(tmpdir(), 'vouch-consumer-'));
+  const unpacked = join(workspace, 'vouch');
+  let dependencies: string[] = [];
+  // One project per set of peers, shared by the entries needing the same.
+  const projects = new Map<string, string>();
+
+  before(() => {
+    const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', workspace], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     });
-    const tarball = join(project, packed.trim().split('\n').at(-1) ?? '');
-    const target = join(project, 'node_modules', 'vouch');
-    mkdirSync(target, { recursive: true });
-    execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
-
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'consumer', type: 'module' }),
-    );
-    writeFileSync(join(project, 'main.ts'), consumer);
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
-          outDir: 'out',
-        },
-        files: ['main.ts'],
-      }),
-    );
-    execFileSync(
-      process.execPath,
-      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project],
-      {
-        cwd: project,
-        encoding: 'utf8',
-      },
-    );
-    const output = execFileSync(process.execPath, [join(project, 'out', 'main.js')], {
-      cwd: project,
-      encoding: 'utf8',
-    });
-    assert.deepEqual(JSON.parse(output), [
-      200,
-      { id: 3 },
-      401,
-      { bearerAuth: { type: 'http', scheme: 'bearer' } },
-      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-    ]);
+    const tarball = join(workspace, packed.trim().split('\n').at(-1) ?? '');
+    mkdirSync(unpacked);
+    execFileSync('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1']);
+    const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
+    dependencies = Object.keys(manifest.dependencies ?? {});
   });
+  after(() => {
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  function project(peers: readonly string[]): string {
+    const key = [...peers].sort().join(' ');
+    let dir = projects.get(key);
+    if (dir !== undefined) return dir;
+    dir = join(workspace, `project-${String(projects.size)}`);
+    cpSync(unpacked, join(dir, 'node_modules', 'vouch'), { recursive: true });
+    for (const path of closure([...dependencies, ...peers])) {
+      cpSync(join(root, path), join(dir, path), { recursive: true });
+    }
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    projects.set(key, dir);
+    return dir;
+  }
+
+  it('has a consumer for every export', () => {
+    assert.deepEqual(
+      exported.filter((name) => !(name in CONSUMERS)),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys(CONSUMERS).filter((name) => !exported.includes(name)),
+      [],
+    );
+  });
+
+  for (const [name, consumer] of Object.entries(CONSUMERS)) {
+    const entry = name === '.' ? 'vouch' : `vouch/${slug(name)}`;
+    const alone = consumer.peers.length ? `with only ${consumer.peers.join(', ')}` : 'alone';
+    it(`'${entry}' type-checks ${alone} (NodeNext, bundler) and runs`, () => {
+      const dir = project(consumer.peers);
+      const file = `${slug(name)}.ts`;
+      writeFileSync(join(dir, file), consumer.source);
+      for (const [resolution, options] of Object.entries(RESOLUTIONS)) {
+        const config = join(dir, `tsconfig.${slug(name)}.${resolution}.json`);
+        writeFileSync(
+          config,
+          JSON.stringify({
+            compilerOptions: {
+              target: 'ES2022',
+              strict: true,
+              exactOptionalPropertyTypes: true,
+              skipLibCheck: false,
+              ...options,
+            },
+            files: [file],
+          }),
+        );
+        const problems = typeCheck(config, resolution);
+        assert.equal(problems, '', `tsc -p ${relative(dir, config)} (${resolution}) failed`);
+      }
+      const ran = spawnSync(process.execPath, [join('out', `${slug(name)}.js`)], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      assert.equal(ran.status, 0, ran.stderr);
+      assert.deepEqual(JSON.parse(ran.stdout), consumer.prints);
+    });
+  }
 });
