@@ -1,7 +1,13 @@
 export { requireAuth, authOf, type RequireAuthOptions } from './require-auth.js';
 export { requestView, type ExpressRequestView } from './request-view.js';
 export { sendVouch } from './send-vouch.js';
-export * from './error-handler.js';
+export {
+  exceptionHandler,
+  vouchErrorHandler,
+  type ExceptionHandler,
+  type ExceptionHandlerEntry,
+  type VouchErrorHandlerOptions,
+} from './error-handler.js';
 export type { ErrorClass } from '../internal/handler-for.js';
 export { documentSecurity, type RoutedApp } from './document-security.js';
 export { csrfRequestInterceptor, type CsrfNames } from '../openapi/csrf-request-interceptor.js';
