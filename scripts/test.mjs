@@ -1,12 +1,14 @@
-// Runs every *.test.ts under src/, test/, examples/, bench/ and service/ with Node's test runner through
-// tsx, under c8 coverage (thresholds in .c8rc.json) unless --no-coverage is given. Node 20 does
-// not expand globs for --test, so the files are listed here. Extra arguments filter by path.
-// The last line is a plain "tests: N passed, N failed, N skipped" summary.
+// Runs every *.test.ts under src/, test/, examples/, bench/, service/ and scripts/ with Node's test
+// runner through tsx, under c8 coverage (thresholds in .c8rc.json) unless --no-coverage is given.
+// Node 20 does not expand globs for --test, so the files are listed here. Extra arguments filter
+// by path. The last line is a plain "tests: N passed, N failed, N skipped" summary, or, when the
+// runner could not start or ended without one, the reason, with a non-zero exit status.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 
-const roots = ['src', 'test', 'examples', 'bench', 'service'];
+const roots = ['src', 'test', 'examples', 'bench', 'service', 'scripts'];
 const files = [];
 function walk(dir) {
   let entries;
@@ -35,8 +37,26 @@ if (selected.length === 0) {
   process.exit(1);
 }
 
+// Without the dependencies the runner cannot even start: say so rather than count nothing.
+const c8Bin = join('node_modules', '.bin', 'c8');
+const missing = [];
+try {
+  createRequire(resolve('package.json')).resolve('tsx');
+} catch {
+  missing.push('tsx');
+}
+if (coverage && !existsSync(c8Bin)) missing.push('c8');
+if (missing.length > 0) {
+  console.error(
+    `dependencies are not installed (${missing.join(' and ')} not found): run \`npm install\` first`,
+  );
+  process.exit(1);
+}
+
 mkdirSync('test-results', { recursive: true });
 const tap = join('test-results', 'tests.tap');
+// A summary left by an earlier run must never pass for this one's.
+rmSync(tap, { force: true });
 const node = [
   process.execPath,
   '--import',
@@ -49,21 +69,32 @@ const node = [
   ...selected,
 ];
 // Coverage thresholds apply to the whole library only when the whole suite runs.
-const c8 = [
-  join('node_modules', '.bin', 'c8'),
-  ...(filters.length ? ['--check-coverage=false'] : []),
-];
+const c8 = [c8Bin, ...(filters.length ? ['--check-coverage=false'] : [])];
 const command = coverage ? [...c8, ...node] : node;
 const result = spawnSync(command[0], command.slice(1), { stdio: 'inherit' });
 
-const counts = { pass: 0, fail: 0, skipped: 0, todo: 0 };
+if (result.error) {
+  console.error(`the test runner did not start (${command[0]}): ${result.error.message}`);
+  process.exit(1);
+}
+
+const counts = {};
 try {
   for (const line of readFileSync(tap, 'utf8').split('\n')) {
     const match = /^# (pass|fail|skipped|todo) (\d+)$/.exec(line);
     if (match) counts[match[1]] = Number(match[2]);
   }
 } catch {
-  // No TAP output: the runner did not start; the exit status below says so.
+  // No TAP file at all: reported below like a file without a summary.
 }
-console.log(`tests: ${counts.pass} passed, ${counts.fail} failed, ${counts.skipped} skipped`);
+if (counts.pass === undefined) {
+  const end = result.signal
+    ? `was killed by ${result.signal}`
+    : `exited with status ${result.status}`;
+  console.error(`no test results: the test runner ${end} before writing its summary to ${tap}`);
+  process.exit(result.status || 1);
+}
+console.log(
+  `tests: ${counts.pass} passed, ${counts.fail ?? 0} failed, ${counts.skipped ?? 0} skipped`,
+);
 process.exit(result.status ?? 1);
