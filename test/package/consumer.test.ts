@@ -332,6 +332,21 @@ function slug(name: string): string {
   return name === '.' ? 'vouch' : name.slice(2);
 }
 
+/** How users import an export: `vouch`, `vouch/fastify`. */
+function entryName(name: string): string {
+  return name === '.' ? 'vouch' : `vouch/${slug(name)}`;
+}
+
+describe('README', () => {
+  it('lists every export in its package table', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const start = readme.indexOf('\n## Package\n');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const listed = [...section.matchAll(/^\| `(vouch[^`]*)` +\|/gm)].map((match) => match[1]);
+    assert.deepEqual(listed.sort(), exported.map(entryName).sort());
+  });
+});
+
 describe('published package', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'vouch-consumer-'));
   const unpacked = join(workspace, 'vouch');
@@ -386,7 +401,7 @@ describe('published package', () => {
   });
 
   for (const [name, consumer] of Object.entries(CONSUMERS)) {
-    const entry = name === '.' ? 'vouch' : `vouch/${slug(name)}`;
+    const entry = entryName(name);
     const alone = consumer.peers.length ? `with only ${consumer.peers.join(', ')}` : 'alone';
     it(`'${entry}' type-checks ${alone} (NodeNext, bundler) and runs`, () => {
       const dir = project(consumer.peers);
