@@ -348,13 +348,15 @@ describe('README', () => {
 });
 
 describe('published package', () => {
-  const workspace = mkdtempSync(join(tmpdir(), 'vouch-consumer-'));
-  const unpacked = join(workspace, 'vouch');
+  let workspace = '';
+  let unpacked = '';
   let dependencies: string[] = [];
   // One project per set of peers, shared by the entries needing the same.
   const projects = new Map<string, string>();
 
   before(() => {
+    workspace = mkdtempSync(join(tmpdir(), 'vouch-consumer-'));
+    unpacked = join(workspace, 'vouch');
     const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', workspace], {
       cwd: root,
       encoding: 'utf8',
@@ -369,7 +371,7 @@ describe('published package', () => {
     dependencies = Object.keys(manifest.dependencies ?? {});
   });
   after(() => {
-    rmSync(workspace, { recursive: true, force: true });
+    if (workspace !== '') rmSync(workspace, { recursive: true, force: true });
   });
 
   function project(peers: readonly string[]): string {
