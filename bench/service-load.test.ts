@@ -2,7 +2,7 @@
 // answers as timed with the credentials it issued, and refuses without them; the probe reports.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { postgresDatabase, redisDatabase } from '../test/helpers/services.js';
+import { postgresDatabase, redisNamespace } from '../test/helpers/services.js';
 import { verify } from './load.js';
 import { launch } from './service-process.js';
 
@@ -19,11 +19,12 @@ describe('service load bench', () => {
 
   it('over PostgreSQL and Redis, every route answers as over SQLite', async (t) => {
     // Skips (or fails under CI=true) when the servers are unreachable.
-    if ((await postgresDatabase(t)) === undefined || (await redisDatabase(t)) === undefined) return;
+    if ((await postgresDatabase(t)) === undefined || (await redisNamespace(t)) === undefined)
+      return;
     const { service, env, shots, stop } = await launch('postgres+redis');
     t.after(stop);
     assert.match(env.DATABASE_URL ?? '', /^postgres:\/\/.*\/vouch_bench_/);
-    assert.match(env.REDIS_URL ?? '', /^redis:\/\/.*\/1[345]$/);
+    assert.match(env.REDIS_KEY_PREFIX ?? '', /^vouch-bench:[0-9a-f]+:$/);
     for (const shot of shots) await verify(service.port, shot);
   });
 });

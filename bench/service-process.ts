@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claimRedisDatabase, createPostgresDatabase } from '../test/helpers/services.js';
+import { createPostgresDatabase, createRedisNamespace } from '../test/helpers/services.js';
 import type { Shot } from './load.js';
 import { repo, startServer } from './process.js';
 
@@ -29,7 +29,7 @@ const routes = [
 
 /**
  * Fresh storage for the service to migrate: a SQLite file in a temporary folder, or a PostgreSQL
- * database (and a Redis one) of its own on the servers the tests use.
+ * database (and a Redis key prefix) of its own on the servers the tests use.
  */
 async function workspace(store: BenchStore) {
   if (store === 'sqlite') {
@@ -38,10 +38,12 @@ async function workspace(store: BenchStore) {
     return { env, remove: () => rm(dir, { recursive: true, force: true }) };
   }
   const database = await createPostgresDatabase('vouch_bench');
-  // Claimed from the top, away from the tests' claims from the bottom.
-  const redis = store === 'postgres+redis' ? await claimRedisDatabase([15, 14, 13]) : undefined;
+  const redis = store === 'postgres+redis' ? await createRedisNamespace('vouch-bench') : undefined;
   const env: Record<string, string> = { DATABASE_URL: database.url };
-  if (redis !== undefined) env.REDIS_URL = redis.url;
+  if (redis !== undefined) {
+    env.REDIS_URL = redis.url;
+    env.REDIS_KEY_PREFIX = redis.keyPrefix;
+  }
   const remove = async () => {
     await database.dispose();
     await redis?.dispose();

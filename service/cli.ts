@@ -13,7 +13,7 @@ import {
 import { addUser, listUsers } from './cli/user-commands.js';
 import type { ScryptParameters } from './security/passwords.js';
 import { connectRedis } from './config/backing-services.js';
-import { redisUrl as checkedRedisUrl } from './config/config.js';
+import { redisKeyPrefix, redisUrl as checkedRedisUrl } from './config/config.js';
 import { DEFAULT_DATABASE_URL, openStore } from './store/open-store.js';
 
 export type { CliIo } from './cli/cli-context.js';
@@ -42,8 +42,9 @@ Commands:
   token revoke                          revoke the Bearer token read from standard input, at once
 
 Environment:
-  DATABASE_URL   where the data lives (default ${DEFAULT_DATABASE_URL})
-  REDIS_URL      the Redis the service's instances share, if any: revocations reach them through it
+  DATABASE_URL      where the data lives (default ${DEFAULT_DATABASE_URL})
+  REDIS_URL         the Redis the service's instances share, if any: revocations reach them through it
+  REDIS_KEY_PREFIX  the instances' REDIS_KEY_PREFIX, if they set one (default vouch:)
 
 A scope is 1 to 64 printable ASCII characters without space, " or \\ (RFC 6749), as admin.
 
@@ -74,7 +75,10 @@ export async function runCli(
       const url = io.env.DATABASE_URL;
       // What is revoked here reaches the service's instances over Redis when they share one.
       const redisUrl = checkedRedisUrl(io.env.REDIS_URL);
-      const redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl);
+      const redis =
+        redisUrl === undefined
+          ? undefined
+          : await connectRedis(redisUrl, redisKeyPrefix(io.env.REDIS_KEY_PREFIX));
       try {
         // One command, one process: nothing to gain from keeping credentials in memory.
         const store = await openStore(

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     services = await openBackingServices({
       databaseUrl: config.databaseUrl,
       redisUrl: config.redisUrl,
+      redisKeyPrefix: config.redisKeyPrefix,
       credentialCacheMs: config.credentialCacheMs,
       events: {
         cacheOff: (error) => {

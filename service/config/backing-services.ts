@@ -35,6 +35,8 @@ export interface BackingServiceOptions {
   readonly databaseUrl: string;
   /** `REDIS_URL`, or `undefined` for none. */
   readonly redisUrl?: string | undefined;
+  /** `REDIS_KEY_PREFIX` (default `vouch:`). */
+  readonly redisKeyPrefix?: string;
   /** How long a found credential is kept in memory at most; 0: never. */
   readonly credentialCacheMs: number;
   readonly events?: BackingServiceEvents;
@@ -61,8 +63,9 @@ export interface BackingServices {
 export async function openBackingServices(
   options: BackingServiceOptions,
 ): Promise<BackingServices> {
-  const { databaseUrl, redisUrl, events = {} } = options;
-  const redis = redisUrl === undefined ? undefined : await connectRedis(redisUrl, events);
+  const { databaseUrl, redisUrl, redisKeyPrefix, events = {} } = options;
+  const redis =
+    redisUrl === undefined ? undefined : await connectRedis(redisUrl, redisKeyPrefix, events);
   let store: Store;
   try {
     store = await openStore(databaseUrl, {
@@ -82,7 +85,7 @@ export async function openBackingServices(
     postgres && redis === undefined ? openPool(databaseUrl, { maxConnections: 2 }) : undefined;
   const counters =
     redis !== undefined
-      ? countInRedis(redis.client)
+      ? countInRedis(redis)
       : countersPool !== undefined
         ? countInPostgres(countersPool)
         : countInMemory;
@@ -101,14 +104,17 @@ export async function openBackingServices(
 
 /**
  * Connects to `REDIS_URL` (for the service, or for the CLI that must tell the service's
- * instances what it revoked); a {@link EnvironmentError} naming it when it cannot.
+ * instances what it revoked), its keys and channel under `keyPrefix`; a {@link EnvironmentError}
+ * naming it when it cannot.
  */
 export async function connectRedis(
   redisUrl: string,
+  keyPrefix: string | undefined,
   events: BackingServiceEvents = {},
 ): Promise<RedisConnection> {
   try {
     return await openRedis(redisUrl, {
+      ...(keyPrefix === undefined ? {} : { keyPrefix }),
       onDown: (error) => events.redisDown?.(error),
       onUp: () => events.redisUp?.(),
     });

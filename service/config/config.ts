@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { EnvironmentError } from '../errors.js';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../redis/open-redis.js';
 import { DEFAULT_DATABASE_URL } from '../store/open-store.js';
 
 /** The service's settings, read from the environment once at start-up. */
@@ -9,6 +10,8 @@ export interface Config {
   readonly databaseUrl: string;
   /** The Redis server instances share, or `undefined` for none. */
   readonly redisUrl: string | undefined;
+  /** What the service's Redis keys and channel begin with. */
+  readonly redisKeyPrefix: string;
   /** Addresses and networks allowed on `/api/ipwhiltelist`. */
   readonly ipAllowlist: BlockList;
   /** The allow-list as configured, for messages. */
@@ -56,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     databaseUrl: text(env, 'DATABASE_URL', DEFAULT_DATABASE_URL),
     redisUrl: redisUrl(env.REDIS_URL),
+    redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX),
     ipAllowlist: allowlist(allowlistText),
     ipAllowlistText: allowlistText,
     trustProxy: proxies(env.TRUST_PROXY),
@@ -110,10 +114,28 @@ export function redisUrl(value: string | undefined): string | undefined {
   ) {
     throw new EnvironmentError(
       'REDIS_URL',
-      'must look like redis://host:6379/0 (or rediss:// for TLS, redis://:password@host:6379/0)',
+      'must look like redis://host:6379/0 (or rediss:// for TLS, redis://:password@host:6379/0); ' +
+        'a key prefix goes in REDIS_KEY_PREFIX',
     );
   }
   return value.trim();
+}
+
+/**
+ * `REDIS_KEY_PREFIX` checked: unset or empty means `vouch:`; otherwise 1 to 64 letters, digits
+ * and `:._-`, so that deployments (or test runs) sharing one Redis database never meet, and a
+ * `SCAN MATCH <prefix>*` finds exactly their keys.
+ */
+export function redisKeyPrefix(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') return DEFAULT_REDIS_KEY_PREFIX;
+  const prefix = value.trim();
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(prefix)) {
+    throw new EnvironmentError(
+      'REDIS_KEY_PREFIX',
+      'must be 1 to 64 letters, digits, ":", ".", "_" or "-", such as vouch: or vouch-staging:',
+    );
+  }
+  return prefix;
 }
 
 // RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens.

@@ -3,19 +3,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { redisDatabase } from '../../test/helpers/services.js';
+import { redisNamespace } from '../../test/helpers/services.js';
 import { tcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { openRedis } from './open-redis.js';
 import { until } from '../../test/helpers/wait.js';
 
 test('it connects to the logical database of the URL and answers', async (t) => {
-  const url = await redisDatabase(t);
-  if (url === undefined) return;
-  const redis = await openRedis(url);
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const { url, keyPrefix } = namespace;
+  const redis = await openRedis(url, { keyPrefix });
   t.after(() => redis.close());
   assert.equal(redis.database, Number(new URL(url).pathname.slice(1)));
-  await redis.client.set('vouch-test-key', 'here');
-  assert.equal(await redis.client.get('vouch-test-key'), 'here');
+  assert.equal(redis.keyPrefix, keyPrefix);
+  await redis.client.set(`${keyPrefix}key`, 'here');
+  assert.equal(await redis.client.get(`${keyPrefix}key`), 'here');
 });
 
 test('an unreachable server is refused at once with the reason', async () => {
@@ -25,22 +27,25 @@ test('an unreachable server is refused at once with the reason', async () => {
 });
 
 test('an outage is reported once, commands fail at once meanwhile, and it recovers', async (t) => {
-  const url = await redisDatabase(t);
-  if (url === undefined) return;
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const { url, keyPrefix } = namespace;
+  const key = `${keyPrefix}key`;
   const target = new URL(url);
   const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
   const events: string[] = [];
   const redis = await openRedis(`redis://127.0.0.1:${proxy.port}${target.pathname}`, {
+    keyPrefix,
     onDown: (error) => events.push(`down: ${error.message}`),
     onUp: () => events.push('up'),
   });
   t.after(() => redis.close());
-  await redis.client.set('vouch-test-key', 'before');
+  await redis.client.set(key, 'before');
 
   proxy.cut();
   await until(() => events.length === 1, 'the outage is reported');
   const started = Date.now();
-  await assert.rejects(redis.client.get('vouch-test-key'));
+  await assert.rejects(redis.client.get(key));
   assert.ok(Date.now() - started < 200, 'no command waits for the connection');
   await sleep(500);
   assert.equal(events.length, 1, 'reported once, however many attempts fail');
@@ -48,5 +53,5 @@ test('an outage is reported once, commands fail at once meanwhile, and it recove
   proxy.restore();
   await until(() => events.length === 2, 'the recovery is reported');
   assert.deepEqual(events, ['down: the connection to Redis closed', 'up']);
-  assert.equal(await redis.client.get('vouch-test-key'), 'before');
+  assert.equal(await redis.client.get(key), 'before');
 });

@@ -1,7 +1,12 @@
 import { Redis } from 'ioredis';
 
+/** What the service's keys and channel begin with unless `REDIS_KEY_PREFIX` says otherwise. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'vouch:';
+
 /** Options of {@link openRedis}. */
 export interface OpenRedisOptions {
+  /** What every key and channel of the service begins with (default {@link DEFAULT_REDIS_KEY_PREFIX}). */
+  readonly keyPrefix?: string;
   /** How long connecting or a command may take, in milliseconds (default 1000). */
   readonly timeoutMs?: number;
   /** Called once when Redis stops answering (no secrets in the error). */
@@ -16,6 +21,8 @@ export interface RedisConnection {
   readonly client: Redis;
   /** The logical database the URL names: pub/sub channels are server-wide, so they carry it. */
   readonly database: number;
+  /** What every key and channel of the service begins with: deployments sharing a database differ by it. */
+  readonly keyPrefix: string;
   /** A new connection with the same settings, not yet connected (for SUBSCRIBE). */
   duplicate(): Redis;
   /** Closes the command connection. */
@@ -73,6 +80,7 @@ export async function openRedis(
   return {
     client,
     database: client.options.db ?? 0,
+    keyPrefix: options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX,
     duplicate: () => new Redis(url, settings),
     async close() {
       down = true;

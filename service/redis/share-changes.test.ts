@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { redisDatabase } from '../../test/helpers/services.js';
+import { redisNamespace } from '../../test/helpers/services.js';
 import { storeEngines } from '../../test/helpers/store-engines.js';
 import { tcpProxy } from '../../test/helpers/tcp-proxy.js';
 import type { ChangeWatcher, CredentialChange, Store } from '../store/store.js';
@@ -28,25 +28,31 @@ async function watch(t: TestContext, store: Store) {
   return seen;
 }
 
-async function connect(t: TestContext, url: string): Promise<RedisConnection> {
-  const redis = await openRedis(url);
+/** Where a deployment's Redis is: a URL, and the key prefix its keys and channel begin with. */
+interface Namespace {
+  readonly url: string;
+  readonly keyPrefix: string;
+}
+
+async function connect(t: TestContext, { url, keyPrefix }: Namespace): Promise<RedisConnection> {
+  const redis = await openRedis(url, { keyPrefix });
   t.after(() => redis.close());
   return redis;
 }
 
 /** Two stores on one database, each sharing its changes over its own Redis connection. */
-async function instances(t: TestContext, redisUrl: string): Promise<[Store, Store]> {
+async function instances(t: TestContext, namespace: Namespace): Promise<[Store, Store]> {
   const db = (await sqlite.create(t))!;
   return [
-    shareChangesOverRedis(await db.open(), await connect(t, redisUrl)),
-    shareChangesOverRedis(await db.open(), await connect(t, redisUrl)),
+    shareChangesOverRedis(await db.open(), await connect(t, namespace)),
+    shareChangesOverRedis(await db.open(), await connect(t, namespace)),
   ];
 }
 
 test('a revocation or logout through one store is heard by the other, with what it took', async (t) => {
-  const url = await redisDatabase(t);
-  if (url === undefined) return;
-  const [a, b] = await instances(t, url);
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const [a, b] = await instances(t, namespace);
   const seen = await watch(t, b);
 
   const alice = await a.createUser('alice', 'h', 0);
@@ -68,9 +74,9 @@ test('a revocation or logout through one store is heard by the other, with what 
 });
 
 test('a change of grants through one store is heard by the other', async (t) => {
-  const url = await redisDatabase(t);
-  if (url === undefined) return;
-  const [a, b] = await instances(t, url);
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const [a, b] = await instances(t, namespace);
   const seen = await watch(t, b);
 
   await a.createUser('alice', 'h', 0);
@@ -89,9 +95,9 @@ test('a change of grants through one store is heard by the other', async (t) => 
 });
 
 test('a write that fails publishes nothing', async (t) => {
-  const url = await redisDatabase(t);
-  if (url === undefined) return;
-  const [a, b] = await instances(t, url);
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const [a, b] = await instances(t, namespace);
   const seen = await watch(t, b);
   await assert.rejects(a.revokeToken('unknown', 1));
   await assert.rejects(a.revokeApplication(42, 1));
@@ -99,32 +105,37 @@ test('a write that fails publishes nothing', async (t) => {
   assert.deepEqual(seen.changes, []);
 });
 
-test("each logical database has its own channel: another one's changes are not heard", async (t) => {
-  const url = await redisDatabase(t);
-  const other = await redisDatabase(t);
-  if (url === undefined || other === undefined) return;
-  const [a] = await instances(t, url);
+test("each key prefix has its own channel: another deployment's changes are not heard", async (t) => {
+  const namespace = await redisNamespace(t);
+  const other = await redisNamespace(t);
+  if (namespace === undefined || other === undefined) return;
+  const [a] = await instances(t, namespace);
   const [, elsewhere] = await instances(t, other);
   const seen = await watch(t, elsewhere);
   await a.deleteSession('s');
   await sleep(100);
   assert.deepEqual(seen.changes, []);
+});
+
+test('the channel carries the key prefix and the logical database', () => {
+  assert.equal(changesChannel({ keyPrefix: 'vouch:', database: 0 }), 'vouch:0:credentials');
+  assert.equal(changesChannel({ keyPrefix: 'staging:', database: 3 }), 'staging:3:credentials');
   assert.notEqual(
-    changesChannel(Number(new URL(url).pathname.slice(1))),
-    changesChannel(Number(new URL(other).pathname.slice(1))),
+    changesChannel({ keyPrefix: 'vouch:', database: 1 }),
+    changesChannel({ keyPrefix: 'vouch:', database: 2 }),
   );
 });
 
 test('a cut subscriber connection is lost, then subscribes again by itself', async (t) => {
-  const url = await redisDatabase(t);
-  if (url === undefined) return;
-  const target = new URL(url);
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const target = new URL(namespace.url);
   const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
-  const [a] = await instances(t, url);
+  const [a] = await instances(t, namespace);
   const db = (await sqlite.create(t))!;
   const b = shareChangesOverRedis(
     await db.open(),
-    await connect(t, `redis://127.0.0.1:${proxy.port}${target.pathname}`),
+    await connect(t, { ...namespace, url: `redis://127.0.0.1:${proxy.port}${target.pathname}` }),
   );
   const seen = await watch(t, b);
 

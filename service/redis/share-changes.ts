@@ -2,9 +2,12 @@ import { formatChange, parseChange } from '../store/change-message.js';
 import type { ChangeWatcher, CredentialChange, Store } from '../store/store.js';
 import type { RedisConnection } from './open-redis.js';
 
-/** The pub/sub channel of one logical database: channels are server-wide, databases are not. */
-export function changesChannel(database: number): string {
-  return `vouch:${database}:credentials`;
+/**
+ * The pub/sub channel of one deployment: its key prefix, and its logical database, since
+ * channels are server-wide and databases are not (`vouch:0:credentials` by default).
+ */
+export function changesChannel(redis: Pick<RedisConnection, 'keyPrefix' | 'database'>): string {
+  return `${redis.keyPrefix}${redis.database}:credentials`;
 }
 
 /**
@@ -16,7 +19,7 @@ export function changesChannel(database: number): string {
  * too, or forget at most `CREDENTIAL_CACHE_SECONDS` later).
  */
 export function shareChangesOverRedis(store: Store, redis: RedisConnection): Store {
-  const channel = changesChannel(redis.database);
+  const channel = changesChannel(redis);
   const subscribers = new Set<() => void>();
 
   async function thenPublish<T>(write: Promise<T>, change: CredentialChange): Promise<T> {

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import {
   RateLimiterMemory,
@@ -7,6 +6,7 @@ import {
   type RateLimiterAbstract,
   type RateLimiterRes,
 } from 'rate-limiter-flexible';
+import type { RedisConnection } from '../redis/open-redis.js';
 import { addressKey } from './address-key.js';
 
 /** How many failed attempts a key may accumulate within a fixed window. */
@@ -91,15 +91,16 @@ export type CounterStore = (limit: CounterLimit) => RateLimiterAbstract;
 export const countInMemory: CounterStore = (limit) => new RateLimiterMemory(limit);
 
 /**
- * Counters in Redis, shared by every instance. While Redis cannot answer (down, or slower than
+ * Counters in Redis, shared by every instance, under the connection's key prefix
+ * (`vouch:login-address:…` by default). While Redis cannot answer (down, silent, or slower than
  * the connection's command timeout) each instance counts in its own memory instead.
  */
-export function countInRedis(client: Redis): CounterStore {
+export function countInRedis(redis: Pick<RedisConnection, 'client' | 'keyPrefix'>): CounterStore {
   return (limit) =>
     new RateLimiterRedis({
       ...limit,
-      keyPrefix: `vouch:${limit.keyPrefix}`,
-      storeClient: client,
+      keyPrefix: `${redis.keyPrefix}${limit.keyPrefix}`,
+      storeClient: redis.client,
       rejectIfRedisNotReady: true,
       insuranceLimiter: new RateLimiterMemory(limit),
     });

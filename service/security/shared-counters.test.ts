@@ -5,7 +5,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { openRedis } from '../redis/open-redis.js';
 import { migratePostgres } from '../store/postgres/migrate.js';
 import { openPool } from '../store/postgres/open-pool.js';
-import { postgresDatabase, redisDatabase } from '../../test/helpers/services.js';
+import { postgresDatabase, redisNamespace } from '../../test/helpers/services.js';
 import { tcpProxy } from '../../test/helpers/tcp-proxy.js';
 import {
   countInPostgres,
@@ -18,11 +18,11 @@ import {
 /** Counters over a fresh backend, or `undefined` when the test was skipped. */
 const backends: Record<string, (t: TestContext) => Promise<CounterStore | undefined>> = {
   Redis: async (t) => {
-    const url = await redisDatabase(t);
-    if (url === undefined) return undefined;
-    const redis = await openRedis(url);
+    const namespace = await redisNamespace(t);
+    if (namespace === undefined) return undefined;
+    const redis = await openRedis(namespace.url, { keyPrefix: namespace.keyPrefix });
     t.after(() => redis.close());
-    return countInRedis(redis.client);
+    return countInRedis(redis);
   },
   PostgreSQL: async (t) => {
     const database = await postgresDatabase(t);
@@ -96,17 +96,30 @@ for (const [name, counters] of Object.entries(backends)) {
   });
 }
 
-it('while Redis is down each instance counts in its own memory, without waiting', async (t) => {
-  const url = await redisDatabase(t);
-  if (url === undefined) return;
-  const target = new URL(url);
-  const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
-  const redis = await openRedis(`redis://127.0.0.1:${proxy.port}${target.pathname}`);
+it("counters live under the connection's key prefix", async (t) => {
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const redis = await openRedis(namespace.url, { keyPrefix: namespace.keyPrefix });
   t.after(() => redis.close());
-  const [a, b] = [
-    perUsername(2, countInRedis(redis.client)),
-    perUsername(2, countInRedis(redis.client)),
-  ];
+  await failOnce(createFailureLimiter({}, countInRedis(redis)), '10.0.0.1', 'frank');
+  const keys = await redis.client.keys(`${namespace.keyPrefix}*`);
+  assert.deepEqual(keys.map((key) => key.slice(namespace.keyPrefix.length).split(':')[0]).sort(), [
+    'login-address',
+    'login-username',
+    'login-username-address',
+  ]);
+});
+
+it('while Redis is down each instance counts in its own memory, without waiting', async (t) => {
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const target = new URL(namespace.url);
+  const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+  const redis = await openRedis(`redis://127.0.0.1:${proxy.port}${target.pathname}`, {
+    keyPrefix: namespace.keyPrefix,
+  });
+  t.after(() => redis.close());
+  const [a, b] = [perUsername(2, countInRedis(redis)), perUsername(2, countInRedis(redis))];
   proxy.cut();
   const started = Date.now();
   for (const instance of [a, b]) {

@@ -1,6 +1,7 @@
-// The PostgreSQL and Redis servers tests (and benchmarks) run against: a fresh database, or a
-// Redis logical database of its own, for each test, removed when it ends. Where a server is
-// unreachable the test is skipped with a message saying so, except under CI=true, where it fails.
+// The PostgreSQL and Redis servers tests (and benchmarks) run against: a fresh PostgreSQL database,
+// or a Redis key prefix of its own on the configured logical database, for each test, removed when
+// it ends; nothing a test did not create is ever touched. Where a server is unreachable the test
+// is skipped with a message saying so, except under CI=true, where it fails.
 import { randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import { Redis } from 'ioredis';
@@ -9,7 +10,7 @@ import pg from 'pg';
 /** The server tests create their PostgreSQL databases on (its `postgres` database). */
 export const TEST_POSTGRES_URL =
   process.env.VOUCH_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-/** The Redis server tests claim logical databases on. */
+/** The Redis server, and logical database (0 unless the path names one), tests make keys on. */
 export const TEST_REDIS_URL = process.env.VOUCH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const CI = process.env.CI === 'true';
@@ -54,10 +55,10 @@ export function asAdmin(sql: string): Promise<void> {
   });
 }
 
-/** A database or Redis logical database made for one use, and how to remove it. */
+/** A database, or a Redis key prefix, made for one use, and how to remove it. */
 export interface Disposable {
   readonly url: string;
-  /** Drops the database (closing its connections), or empties the Redis database. */
+  /** Drops the database (closing its connections), or deletes the keys under the prefix. */
   dispose(): Promise<void>;
 }
 
@@ -76,31 +77,42 @@ export async function createPostgresDatabase(
   };
 }
 
+/** A key prefix of one's own on the test Redis database: what the service's `REDIS_KEY_PREFIX` takes. */
+export interface RedisNamespace extends Disposable {
+  /** `<name>:<random>:`; every key made under it, and only those, are deleted by `dispose`. */
+  readonly keyPrefix: string;
+}
+
 /**
- * Claims a Redis logical database of the test server that no one else holds, trying `order`
- * (1–15 by default), so that concurrent users never share one.
+ * A new key prefix `<name>:<random>:` on the test Redis database, for a service, CLI or test to
+ * keep its keys (and channel) under. `dispose` deletes the keys that begin with it (SCAN + UNLINK),
+ * never anything else: other keys of the database, whoever made them, are left as they are.
  */
-export async function claimRedisDatabase(
-  order: readonly number[] = Array.from({ length: 15 }, (_, i) => i + 1),
-): Promise<Disposable> {
-  const claim = randomBytes(8).toString('hex');
-  for (const db of order) {
-    const url = withDatabase(TEST_REDIS_URL, db);
-    const client = redisClient(url);
-    await client.connect();
-    const claimed = await client.set('vouch-test-claim', claim, 'EX', 3600, 'NX');
-    if (claimed === 'OK') {
-      return {
-        url,
-        async dispose() {
-          await client.flushdb();
-          client.disconnect();
-        },
-      };
-    }
-    client.disconnect();
+export async function createRedisNamespace(name: string): Promise<RedisNamespace> {
+  const keyPrefix = `${name}:${randomBytes(6).toString('hex')}:`;
+  return {
+    url: TEST_REDIS_URL,
+    keyPrefix,
+    async dispose() {
+      const client = redisClient(TEST_REDIS_URL);
+      await client.connect();
+      try {
+        await deleteKeys(client, keyPrefix);
+      } finally {
+        client.disconnect();
+      }
+    },
+  };
+}
+
+/** Deletes every key that begins with `prefix`, a batch of SCAN at a time. */
+async function deleteKeys(client: Redis, prefix: string): Promise<void> {
+  // SCAN's glob: the prefix is literal.
+  const match = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+  for await (const keys of client.scanStream({ match, count: 500 })) {
+    const batch = keys as string[];
+    if (batch.length > 0) await client.unlink(...batch);
   }
-  throw new Error(`every Redis logical database of ${order.join(', ')} is claimed`);
 }
 
 /**
@@ -126,10 +138,12 @@ export async function postgresDatabase(
 }
 
 /**
- * A Redis logical database of this test's own (claimed among 1–15, so that concurrent tests never
- * share one), emptied when the test ends: its URL, or `undefined` when the test was skipped.
+ * A key prefix of this test's own on the test Redis database, whose keys are deleted when the test
+ * ends: the URL and the prefix, or `undefined` when the test was skipped.
  */
-export async function redisDatabase(t: TestContext): Promise<string | undefined> {
+export async function redisNamespace(
+  t: TestContext,
+): Promise<{ url: string; keyPrefix: string } | undefined> {
   redisReachable ??= probe(async () => {
     const client = redisClient(TEST_REDIS_URL);
     try {
@@ -142,9 +156,9 @@ export async function redisDatabase(t: TestContext): Promise<string | undefined>
   if (!(await available(t, `Redis at ${describe(TEST_REDIS_URL)}`, await redisReachable))) {
     return undefined;
   }
-  const database = await claimRedisDatabase();
-  t.after(() => database.dispose());
-  return database.url;
+  const namespace = await createRedisNamespace('vouch-test');
+  t.after(() => namespace.dispose());
+  return namespace;
 }
 
 function redisClient(url: string): Redis {
@@ -154,12 +168,6 @@ function redisClient(url: string): Redis {
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
-}
-
-function withDatabase(url: string, db: number): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${db}`;
-  return parsed.toString();
 }
 
 /** A URL as messages show it: without its password. */

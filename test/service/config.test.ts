@@ -49,6 +49,11 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'redis://cache:6379/zero' }, 'REDIS_URL'],
     [{ REDIS_URL: 'redis://cache:6379/0/1' }, 'REDIS_URL'],
     [{ REDIS_URL: 'cache:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis://cache:6379/0/vouch' }, 'REDIS_URL'],
+    [{ REDIS_KEY_PREFIX: 'vouch *' }, 'REDIS_KEY_PREFIX'],
+    [{ REDIS_KEY_PREFIX: 'vouch{1}:' }, 'REDIS_KEY_PREFIX'],
+    [{ REDIS_KEY_PREFIX: 'v'.repeat(65) }, 'REDIS_KEY_PREFIX'],
+    [{ REDIS_KEY_PREFIX: 'vouché:' }, 'REDIS_KEY_PREFIX'],
   ];
   for (const [env, variable] of bad) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
@@ -105,6 +110,11 @@ describe('loadConfig', () => {
       assert.equal(loadConfig({ REDIS_URL: url }).redisUrl, url);
     }
     assert.equal(loadConfig({ REDIS_URL: '' }).redisUrl, undefined);
+    assert.equal(defaults.redisKeyPrefix, 'vouch:');
+    assert.equal(loadConfig({ REDIS_KEY_PREFIX: '' }).redisKeyPrefix, 'vouch:');
+    for (const prefix of ['vouch-staging:', 'acme.vouch_2:', 'x']) {
+      assert.equal(loadConfig({ REDIS_KEY_PREFIX: prefix }).redisKeyPrefix, prefix);
+    }
   });
 });
 

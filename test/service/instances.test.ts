@@ -1,12 +1,12 @@
 // Several instances of the service, as real processes, on one PostgreSQL database (a fresh one
-// per test) and one Redis logical database: what one issues all honour, what is taken away
+// per test) and one Redis key prefix (a fresh one per test): what one issues all honour, what is taken away
 // anywhere is refused everywhere within a second, failed sign-ins count wherever they are made,
 // and outages are answered 503 and recovered from without a restart.
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { asAdmin, postgresDatabase, redisDatabase } from '../helpers/services.js';
+import { asAdmin, postgresDatabase, redisNamespace } from '../helpers/services.js';
 import { tcpProxy } from '../helpers/tcp-proxy.js';
 import { freePort, until } from '../helpers/wait.js';
 import { bearer, form, setCookies } from './helpers.js';
@@ -33,19 +33,20 @@ interface Cluster {
 }
 
 /**
- * A fresh PostgreSQL database (and, with `redis`, a Redis logical database), the user `alice`
- * added with the CLI, and two instances started together; `undefined` when the test was skipped.
+ * A fresh PostgreSQL database (and, with `redis`, a Redis key prefix), the user `alice` added with
+ * the CLI, and two instances started together; `undefined` when the test was skipped.
  */
 async function cluster(
   t: TestContext,
   options: { redis: boolean; redisUrl?: (url: string) => Promise<string> },
 ): Promise<Cluster | undefined> {
   const database = await postgresDatabase(t);
-  const redisUrl = options.redis ? await redisDatabase(t) : undefined;
-  if (database === undefined || (options.redis && redisUrl === undefined)) return undefined;
+  const redis = options.redis ? await redisNamespace(t) : undefined;
+  if (database === undefined || (options.redis && redis === undefined)) return undefined;
+  const redisUrl = redis?.url;
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: database.url,
-    ...(redisUrl === undefined ? {} : { REDIS_URL: redisUrl }),
+    ...(redis === undefined ? {} : { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix }),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
   };
@@ -361,9 +362,14 @@ describe('several instances on PostgreSQL and Redis', () => {
 
   it('instances starting together on a new database seed the demo once', async (t) => {
     const database = await postgresDatabase(t);
-    const redisUrl = await redisDatabase(t);
-    if (database === undefined || redisUrl === undefined) return;
-    const env = { DATABASE_URL: database.url, REDIS_URL: redisUrl, LOG_LEVEL: 'info' };
+    const redis = await redisNamespace(t);
+    if (database === undefined || redis === undefined) return;
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: redis.keyPrefix,
+      LOG_LEVEL: 'info',
+    };
     const servers = await Promise.all(
       [0, 1, 2].map(async () => {
         const port = await freePort();
