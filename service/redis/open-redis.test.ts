@@ -55,3 +55,52 @@ test('an outage is reported once, commands fail at once meanwhile, and it recove
   assert.deepEqual(events, ['down: the connection to Redis closed', 'up']);
   assert.equal(await redis.client.get(key), 'before');
 });
+
+test('a silent Redis is reported once within a second, commands fail at once after, and it recovers', async (t) => {
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const key = `${namespace.keyPrefix}key`;
+  const target = new URL(namespace.url);
+  const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+  const events: { at: number; what: string }[] = [];
+  const redis = await openRedis(`redis://127.0.0.1:${proxy.port}${target.pathname}`, {
+    keyPrefix: namespace.keyPrefix,
+    onDown: (error) => events.push({ at: Date.now(), what: `down: ${error.message}` }),
+    onUp: () => events.push({ at: Date.now(), what: 'up' }),
+  });
+  t.after(() => redis.close());
+  await redis.client.set(key, 'before');
+
+  // Open, answering nothing: nothing closes, so only asking tells.
+  const silenced = Date.now();
+  proxy.silence();
+  await until(() => events.length === 1, 'the silence is reported');
+  assert.ok(events[0]!.at - silenced < 1000, `reported after ${events[0]!.at - silenced} ms`);
+  assert.equal(events[0]!.what, 'down: Redis did not answer within 500 ms');
+  await until(() => redis.client.status !== 'ready', 'the connection is dropped');
+  const started = Date.now();
+  await assert.rejects(redis.client.get(key));
+  assert.ok(Date.now() - started < 200, 'no command waits for the silent connection');
+  // Reconnections meet the same silence; the outage is still reported once.
+  await sleep(1500);
+  assert.equal(events.length, 1);
+
+  proxy.restore();
+  await until(() => events.length === 2, 'the recovery is reported', 10_000);
+  assert.equal(events[1]!.what, 'up');
+  assert.equal(await redis.client.get(key), 'before');
+});
+
+test('start-up against a Redis that accepts but never answers gives up within seconds', async (t) => {
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const target = new URL(namespace.url);
+  const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+  proxy.silence();
+  const started = Date.now();
+  await assert.rejects(
+    openRedis(`redis://127.0.0.1:${proxy.port}${target.pathname}`, { timeoutMs: 500 }),
+    { message: 'Redis did not answer within 500 ms' },
+  );
+  assert.ok(Date.now() - started < 2000, `gave up after ${Date.now() - started} ms`);
+});

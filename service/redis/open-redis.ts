@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { heartbeat } from '../internal/heartbeat.js';
 
 /** What the service's keys and channel begin with unless `REDIS_KEY_PREFIX` says otherwise. */
 export const DEFAULT_REDIS_KEY_PREFIX = 'vouch:';
@@ -9,7 +10,7 @@ export interface OpenRedisOptions {
   readonly keyPrefix?: string;
   /** How long connecting or a command may take, in milliseconds (default 1000). */
   readonly timeoutMs?: number;
-  /** Called once when Redis stops answering (no secrets in the error). */
+  /** Called once when Redis stops answering: cut, or silent (no secrets in the error). */
   readonly onDown?: (error: Error) => void;
   /** Called once when it answers again after `onDown`. */
   readonly onUp?: () => void;
@@ -23,7 +24,10 @@ export interface RedisConnection {
   readonly database: number;
   /** What every key and channel of the service begins with: deployments sharing a database differ by it. */
   readonly keyPrefix: string;
-  /** A new connection with the same settings, not yet connected (for SUBSCRIBE). */
+  /**
+   * A new connection with the same settings, not yet connected (for SUBSCRIBE). Whoever uses it
+   * proves it alive (see {@link keepAlive}).
+   */
   duplicate(): Redis;
   /** Closes the command connection. */
   close(): Promise<void>;
@@ -31,8 +35,9 @@ export interface RedisConnection {
 
 /**
  * Connects to the Redis server a `redis://` (or `rediss://`) URL names and proves it answers;
- * rejects, having given up, when it cannot within the timeout. Afterwards the connection
- * reconnects by itself whenever it is cut, backing off up to two seconds between attempts, and
+ * rejects, having given up, when it cannot within the timeout (a server that accepts the
+ * connection but answers nothing included). Afterwards the connection reconnects by itself
+ * whenever it is cut or Redis falls silent, backing off up to two seconds between attempts, and
  * reports each outage once.
  *
  * @example const redis = await openRedis('redis://127.0.0.1:6379/0');
@@ -51,6 +56,8 @@ export async function openRedis(
     maxRetriesPerRequest: 0,
     autoResubscribe: false,
     retryStrategy: (attempt: number) => Math.min(100 * 2 ** attempt, 2000),
+    // A connection dropped for silence would otherwise wait two seconds for a goodbye.
+    disconnectTimeout: 100,
   };
   const client = new Redis(url, settings);
   // Connection attempts report their failures here; an outage is reported once, below.
@@ -64,19 +71,26 @@ export async function openRedis(
   } catch (error) {
     client.disconnect();
     // connect() rejects with "Connection is closed"; the error event said why.
-    throw failure ?? error;
+    const reason = failure ?? error;
+    throw reason instanceof Error && reason.message === 'Command timed out'
+      ? new Error(`Redis did not answer within ${timeoutMs} ms`, { cause: reason })
+      : reason;
   }
   let down = false;
-  client.on('close', () => {
+  const goDown = (error: Error) => {
     if (down) return;
     down = true;
-    options.onDown?.(new Error('the connection to Redis closed'));
+    options.onDown?.(error);
+  };
+  client.on('close', () => {
+    goDown(new Error('the connection to Redis closed'));
   });
   client.on('ready', () => {
     if (!down) return;
     down = false;
     options.onUp?.();
   });
+  const stopHeartbeat = keepAlive(client, goDown);
   return {
     client,
     database: client.options.db ?? 0,
@@ -84,9 +98,28 @@ export async function openRedis(
     duplicate: () => new Redis(url, settings),
     async close() {
       down = true;
+      stopHeartbeat();
       await client.quit().catch(() => {
         client.disconnect();
       });
     },
   };
+}
+
+/**
+ * PINGs `client` while it is ready; one unanswered within half a second means Redis is silent
+ * (hung, or a network path that drops everything): `onSilent` is told, and the connection is
+ * dropped so that it connects anew, as after a cut. Without this a silent Redis keeps the
+ * connection "ready": commands wait out their timeout, and a subscriber hears nothing, unaware.
+ * Returns a function that stops.
+ */
+export function keepAlive(client: Redis, onSilent: (error: Error) => void): () => void {
+  return heartbeat(
+    () => (client.status === 'ready' ? client.ping().catch(() => {}) : undefined),
+    (error) => {
+      onSilent(error);
+      client.disconnect(true);
+    },
+    'Redis',
+  );
 }

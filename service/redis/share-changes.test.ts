@@ -1,18 +1,20 @@
 // Revocations and logouts shared over Redis pub/sub between stores on one database, as between
 // instances (or the CLI and the instances): a real Redis, a real SQLite file, and a proxy to cut
-// the subscriber's connection.
+// the subscriber's connection or make it silent.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { redisNamespace } from '../../test/helpers/services.js';
 import { storeEngines } from '../../test/helpers/store-engines.js';
 import { tcpProxy } from '../../test/helpers/tcp-proxy.js';
+import { cacheCredentials } from '../store/credential-cache.js';
 import type { ChangeWatcher, CredentialChange, Store } from '../store/store.js';
 import { openRedis, type RedisConnection } from './open-redis.js';
 import { changesChannel, shareChangesOverRedis } from './share-changes.js';
 import { until } from '../../test/helpers/wait.js';
 
 const sqlite = storeEngines.find((engine) => engine.name === 'SQLite')!;
+const HOUR = 3_600_000;
 
 /** Watches `store` until the test ends, recording what it is told, once subscribed. */
 async function watch(t: TestContext, store: Store) {
@@ -148,4 +150,83 @@ test('a cut subscriber connection is lost, then subscribes again by itself', asy
   await a.deleteSession('after');
   await until(() => seen.changes.length > 0, 'a change after the reconnection is heard');
   assert.deepEqual(seen.changes, [{ kind: 'session', digest: 'after' }]);
+});
+
+test('while the subscriber hears a silent Redis, a cached store reads the database, within a second', async (t) => {
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const target = new URL(namespace.url);
+  const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+  const db = (await sqlite.create(t))!;
+  // A revokes, over Redis it reaches directly; B caches, and hears Redis through the proxy.
+  const a = shareChangesOverRedis(await db.open(), await connect(t, namespace));
+  const cacheEvents: string[] = [];
+  const b = cacheCredentials(
+    shareChangesOverRedis(
+      await db.open(),
+      await connect(t, { ...namespace, url: `redis://127.0.0.1:${proxy.port}${target.pathname}` }),
+    ),
+    {
+      ttlMs: 60_000,
+      onDisabled: (error) => cacheEvents.push(`off: ${error.message}`),
+      onEnabled: () => cacheEvents.push('on'),
+    },
+  );
+  t.after(() => b.close());
+  const alice = await a.createUser('alice', 'h', 0);
+  for (const digest of ['first', 'second']) await a.createToken(digest, alice.id, HOUR, 0);
+  /** Whether B answers the token from memory (the engine always answers with a promise). */
+  const cached = (digest: string) => {
+    const answer = b.findToken(digest, 1);
+    return answer !== undefined && !(answer instanceof Promise);
+  };
+  await until(() => cached('first'), 'B keeps the token once subscribed');
+
+  proxy.silence();
+  const silenced = Date.now();
+  assert.equal(await a.revokeToken('first', 1), true);
+  for (;;) {
+    if ((await b.findToken('first', 2)) === undefined) break;
+    assert.ok(Date.now() - silenced < 1000, 'still accepted a second after Redis fell silent');
+    await sleep(10);
+  }
+  assert.deepEqual(cacheEvents, ['off: Redis did not answer within 500 ms']);
+  // Until Redis answers, every lookup reads the database; the outage is reported once.
+  await sleep(1500);
+  assert.equal(cached('second'), false);
+  assert.equal(cached('second'), false);
+  assert.equal(cacheEvents.length, 1);
+
+  proxy.restore();
+  await until(() => cacheEvents.length === 2, 'the cache is back on', 10_000);
+  assert.equal(cacheEvents[1], 'on');
+  await until(() => cached('second'), 'B keeps the token again');
+  // And hears what is taken away, once more, over Redis.
+  assert.equal(await a.revokeToken('second', 1), true);
+  await until(() => !cached('second'), 'the revocation is heard');
+  assert.equal(await b.findToken('second', 2), undefined);
+});
+
+test('a publication to a silent Redis gives up within its timeout, as does closing', async (t) => {
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const target = new URL(namespace.url);
+  const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+  const db = (await sqlite.create(t))!;
+  const redis = await openRedis(`redis://127.0.0.1:${proxy.port}${target.pathname}`, {
+    keyPrefix: namespace.keyPrefix,
+  });
+  const store = shareChangesOverRedis(await db.open(), redis);
+  const alice = await store.createUser('alice', 'h', 0);
+  await store.createToken('token', alice.id, HOUR, 0);
+  proxy.silence();
+  let started = Date.now();
+  // The revocation is made, whatever Redis does.
+  assert.equal(await store.revokeToken('token', 1), true);
+  assert.ok(Date.now() - started < 1500, `revoked after ${Date.now() - started} ms`);
+  assert.equal(await store.findToken('token', 2), undefined);
+  started = Date.now();
+  await store.close();
+  await redis.close();
+  assert.ok(Date.now() - started < 1500, `closed after ${Date.now() - started} ms`);
 });

@@ -1,6 +1,6 @@
 import { formatChange, parseChange } from '../store/change-message.js';
 import type { ChangeWatcher, CredentialChange, Store } from '../store/store.js';
-import type { RedisConnection } from './open-redis.js';
+import { keepAlive, type RedisConnection } from './open-redis.js';
 
 /**
  * The pub/sub channel of one deployment: its key prefix, and its logical database, since
@@ -14,9 +14,10 @@ export function changesChannel(redis: Pick<RedisConnection, 'keyPrefix' | 'datab
  * The store, with the changes that take a credential away shared over Redis pub/sub: each
  * revocation or logout made through it is published once committed, and `watchChanges` hears
  * every instance's (the CLI's too, when it is given the same `REDIS_URL`) from a subscriber
- * connection of its own. While Redis is unreachable the watch is lost, so caches read the
- * database; a publication that fails then is not retried (the subscribers had lost their watch
- * too, or forget at most `CREDENTIAL_CACHE_SECONDS` later).
+ * connection of its own. While Redis is unreachable or silent the watch is lost, so caches read
+ * the database; a publication that fails then (within the connection's command timeout) is not
+ * retried (the subscribers had lost their watch too, or forget at most `CREDENTIAL_CACHE_SECONDS`
+ * later).
  */
 export function shareChangesOverRedis(store: Store, redis: RedisConnection): Store {
   const channel = changesChannel(redis);
@@ -63,44 +64,50 @@ export function shareChangesOverRedis(store: Store, redis: RedisConnection): Sto
 
 /**
  * Listens on `channel` from a new connection: `ready` once subscribed, `lost` once when the
- * connection is cut, and `ready` again once it has reconnected and subscribed anew.
+ * connection is cut or Redis falls silent (a PING unanswered within half a second: a subscriber
+ * cannot tell a quiet channel from a deaf one otherwise), and `ready` again once it has
+ * reconnected, Redis answers, and it has subscribed anew.
  */
 function subscribe(redis: RedisConnection, channel: string, watcher: ChangeWatcher): () => void {
   const subscriber = redis.duplicate();
   let stopped = false;
   // Whether `lost` was said since the last `ready` (or since the start).
   let lost = false;
-  const lose = (error: Error) => {
+  // Bumped by every loss: a subscription confirmed after one does not make the watch ready.
+  let losses = 0;
+  const lose = (error: unknown) => {
+    losses += 1;
     if (stopped || lost) return;
     lost = true;
-    watcher.lost(error);
+    watcher.lost(error instanceof Error ? error : new Error(String(error)));
   };
-  subscriber.on('error', (error: Error) => {
-    lose(error);
-  });
+  subscriber.on('error', lose);
   subscriber.on('close', () => {
     lose(new Error('the connection to Redis closed'));
   });
   subscriber.on('ready', () => {
+    const since = losses;
     subscriber.subscribe(channel).then(
       () => {
-        if (stopped) return;
+        if (stopped || since !== losses) return;
         lost = false;
         watcher.ready();
       },
       (error: unknown) => {
-        lose(error instanceof Error ? error : new Error(String(error)));
+        lose(error);
+        // Not subscribed, though connected (Redis fell silent meanwhile): connect anew.
+        if (!stopped && subscriber.status === 'ready') subscriber.disconnect(true);
       },
     );
   });
   subscriber.on('message', (from: string, message: string) => {
     if (from === channel) watcher.changed(parseChange(message));
   });
-  subscriber.connect().catch((error: unknown) => {
-    lose(error instanceof Error ? error : new Error(String(error)));
-  });
+  const stopHeartbeat = keepAlive(subscriber, lose);
+  subscriber.connect().catch(lose);
   return () => {
     stopped = true;
+    stopHeartbeat();
     subscriber.disconnect();
   };
 }

@@ -12,6 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConfigurationError } from 'vouch';
 import { loadConfig } from '../../service/config/config.js';
 import { openStore } from '../../service/store/open-store.js';
+import { redisNamespace } from '../helpers/services.js';
+import { tcpProxy } from '../helpers/tcp-proxy.js';
 import { freePort } from '../helpers/wait.js';
 import { tempDir } from './helpers.js';
 import { runServer } from './processes.js';
@@ -216,6 +218,28 @@ describe('the server process', { concurrency: true }, () => {
       assert.doesNotMatch(server.stderr() + server.stdout(), /s3cret-pw/);
     });
   }
+
+  it('exits non-zero naming REDIS_URL when Redis accepts connections but never answers', async (t) => {
+    const namespace = await redisNamespace(t);
+    if (namespace === undefined) return;
+    const target = new URL(namespace.url);
+    const proxy = await tcpProxy(t, target.hostname, Number(target.port || 6379));
+    proxy.silence();
+    const dir = await tempDir(t);
+    const started = Date.now();
+    const server = runServer(t, {
+      DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}`,
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}${target.pathname}`,
+      REDIS_KEY_PREFIX: namespace.keyPrefix,
+    });
+    const { code } = await server.exited;
+    assert.equal(code, 1);
+    assert.match(
+      server.stderr(),
+      /^vouch: cannot start: REDIS_URL: cannot use \S+: Redis did not answer within 1000 ms$/m,
+    );
+    assert.ok(Date.now() - started < 10_000, `exited after ${Date.now() - started} ms`);
+  });
 
   it('prints demo credentials once on a new database; they work; SIGTERM exits 0', async (t) => {
     const dir = await tempDir(t);
