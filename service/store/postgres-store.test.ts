@@ -4,12 +4,14 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import pg from 'pg';
 import { StoreUnavailableError } from 'vouch';
-import { asAdmin, postgresDatabase } from '../../test/helpers/services.js';
+import { asAdmin, postgresDatabase, TEST_POSTGRES_URL } from '../../test/helpers/services.js';
+import { tcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { storeEngines } from '../../test/helpers/store-engines.js';
 import { migrations, type Migration } from './migrations.js';
 import { openPostgresStore } from './postgres-store.js';
 import { migratePostgres, schemaVersion } from './postgres/migrate.js';
 import { openPool } from './postgres/open-pool.js';
+import { LISTENER_NAME } from './postgres/listen-for-changes.js';
 import { toStoreError } from './postgres/to-store-error.js';
 import type { CredentialChange } from './store.js';
 import { until, freePort } from '../../test/helpers/wait.js';
@@ -216,10 +218,58 @@ test('the listening connection, when cut, is lost and then listens again', async
   await until(() => events.length === 1, 'listening');
   await asAdmin(
     `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-     WHERE datname = '${database.name}' AND query LIKE 'LISTEN%'`,
+     WHERE datname = '${database.name}' AND application_name = '${LISTENER_NAME}'`,
   );
   await until(() => events.length === 3, 'lost, then listening again');
   assert.deepEqual(events, ['ready', 'lost true', 'ready']);
+  await store.createSession('s', alice.id, 0);
+  await store.deleteSession('s');
+  await until(() => changes.length > 0, 'a change after the reconnection is heard');
+  assert.deepEqual(changes, [{ kind: 'session', digest: 's' }]);
+});
+
+test('a silent listening connection is lost within a second, and listens again', async (t) => {
+  const database = await postgresDatabase(t);
+  if (database === undefined) return;
+  // The store reaches the server through a proxy that can make one connection silent.
+  const server = new URL(TEST_POSTGRES_URL);
+  const proxy = await tcpProxy(t, server.hostname, Number(server.port || 5432));
+  const proxied = new URL(database.url);
+  proxied.host = `127.0.0.1:${proxy.port}`;
+  const store = await openPostgresStore(proxied.toString(), { listen: { retryMs: 50 } });
+  t.after(() => store.close());
+  const alice = await store.createUser('alice', 'h', 0);
+  const events: { at: number; what: string }[] = [];
+  const changes: CredentialChange[] = [];
+  t.after(
+    store.watchChanges({
+      ready: () => events.push({ at: Date.now(), what: 'ready' }),
+      changed: (change) => changes.push(change),
+      pending: () => events.push({ at: Date.now(), what: 'pending' }),
+      lost: (error) =>
+        events.push({ at: Date.now(), what: `lost ${error instanceof StoreUnavailableError}` }),
+    }),
+  );
+  await until(() => events.length === 1, 'listening');
+
+  // Where the listening connection comes from, as the server sees it: the proxy's side.
+  const admin = new pg.Client({ connectionString: database.url });
+  await admin.connect();
+  const { rows } = await admin.query<{ port: number }>(
+    'SELECT client_port AS port FROM pg_stat_activity WHERE datname = $1 AND application_name = $2',
+    [database.name, LISTENER_NAME],
+  );
+  await admin.end();
+  assert.equal(rows.length, 1);
+  const silenced = Date.now();
+  proxy.silence((connection) => connection.upstreamPort === rows[0]!.port);
+  await until(() => events.length === 3, 'lost, then listening again on a new connection');
+  assert.deepEqual(
+    events.map(({ what }) => what),
+    ['ready', 'lost true', 'ready'],
+  );
+  const lostAfter = events[1]!.at - silenced;
+  assert.ok(lostAfter < 1000, `lost ${lostAfter} ms after the connection fell silent`);
   await store.createSession('s', alice.id, 0);
   await store.deleteSession('s');
   await until(() => changes.length > 0, 'a change after the reconnection is heard');

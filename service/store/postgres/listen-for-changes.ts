@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { heartbeat, type HeartbeatOptions } from '../../internal/heartbeat.js';
 import { parseChange } from '../change-message.js';
 import type { ChangeWatcher } from '../store.js';
 import { toStoreError } from './to-store-error.js';
@@ -6,22 +7,26 @@ import { toStoreError } from './to-store-error.js';
 /** The channel the schema's triggers announce credential changes on (migration 2). */
 export const CHANGES_CHANNEL = 'vouch_credentials';
 
+/** The `application_name` of the listening connection, as `pg_stat_activity` shows it. */
+export const LISTENER_NAME = 'vouch-listen';
+
 /** Options of {@link listenForChanges}. */
 export interface ListenOptions {
   /** How long to wait before connecting again after a failure (default 1000 ms). */
   readonly retryMs?: number;
   /**
-   * How often the listening connection proves it is alive (default 5000 ms): a connection cut
-   * without a word (a network partition) is found out within this, plus the query timeout.
+   * How the listening connection proves it is alive (`SELECT 1` every 250 ms, answered within
+   * 500 ms, by default): a connection that is cut without a word or falls silent (a network
+   * partition, a hung server) is found out within their sum.
    */
-  readonly heartbeatMs?: number;
+  readonly heartbeat?: HeartbeatOptions;
 }
 
 /**
  * Reports to `watcher` every credential change committed to the database, from a connection of
  * its own that LISTENs on {@link CHANGES_CHANNEL}. `ready` once listening; `lost` when the
- * connection fails, after which it connects again every `retryMs` and is `ready` again once
- * listening. Returns a function that stops listening and closes the connection.
+ * connection fails or falls silent, after which it connects again every `retryMs` and is `ready`
+ * again once listening. Returns a function that stops listening and closes the connection.
  */
 export function listenForChanges(
   config: pg.ClientConfig,
@@ -29,16 +34,17 @@ export function listenForChanges(
   options: ListenOptions = {},
 ): () => void {
   const retryMs = options.retryMs ?? 1000;
-  const heartbeatMs = options.heartbeatMs ?? 5000;
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
-  let heartbeat: NodeJS.Timeout | undefined;
+  let stopHeartbeat: (() => void) | undefined;
   // Whether `lost` was said since the last `ready` (or since the start).
   let lost = false;
 
   const close = (old: pg.Client | undefined) => {
-    clearInterval(heartbeat);
+    stopHeartbeat?.();
+    stopHeartbeat = undefined;
+    // With a query under way (the unanswered heartbeat), end() drops the socket at once.
     old?.end().catch(() => {});
   };
 
@@ -56,7 +62,7 @@ export function listenForChanges(
 
   function connect(): void {
     if (stopped) return;
-    const attempt = new pg.Client(config);
+    const attempt = new pg.Client({ ...config, application_name: LISTENER_NAME });
     client = attempt;
     attempt.on('error', (error) => {
       fail(attempt, error);
@@ -74,12 +80,17 @@ export function listenForChanges(
         () => {
           if (stopped || attempt !== client) return;
           lost = false;
-          heartbeat = setInterval(() => {
-            attempt.query('SELECT 1').catch((error: unknown) => {
+          stopHeartbeat = heartbeat(
+            () =>
+              attempt.query('SELECT 1').catch((error: unknown) => {
+                fail(attempt, error);
+              }),
+            (error) => {
               fail(attempt, error);
-            });
-          }, heartbeatMs);
-          heartbeat.unref();
+            },
+            'the listening connection to PostgreSQL',
+            options.heartbeat,
+          );
           watcher.ready();
         },
         (error: unknown) => {
