@@ -7,7 +7,7 @@ import { describe, it, type TestContext } from 'node:test';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { asAdmin, postgresDatabase, redisNamespace } from '../helpers/services.js';
-import { tcpProxy } from '../helpers/tcp-proxy.js';
+import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { freePort, until } from '../helpers/wait.js';
 import { bearer, form, setCookies } from './helpers.js';
 import { cli, runServer, type ServerProcess } from './processes.js';
@@ -38,7 +38,13 @@ interface Cluster {
  */
 async function cluster(
   t: TestContext,
-  options: { redis: boolean; redisUrl?: (url: string) => Promise<string> },
+  options: {
+    redis: boolean;
+    /** The instances' `REDIS_URL`, from the one the CLI uses. */
+    redisUrl?: (url: string) => Promise<string>;
+    /** The instances' `DATABASE_URL`, from the one the CLI uses. */
+    databaseUrl?: (url: string) => Promise<string>;
+  },
 ): Promise<Cluster | undefined> {
   const database = await postgresDatabase(t);
   const redis = options.redis ? await redisNamespace(t) : undefined;
@@ -55,10 +61,13 @@ async function cluster(
     redisUrl !== undefined && options.redisUrl !== undefined
       ? await options.redisUrl(redisUrl)
       : redisUrl;
+  const instanceDatabase =
+    options.databaseUrl === undefined ? database.url : await options.databaseUrl(database.url);
   const start = async (extra: NodeJS.ProcessEnv = {}): Promise<Instance> => {
     const port = await freePort();
     const server = runServer(t, {
       ...env,
+      DATABASE_URL: instanceDatabase,
       ...(instanceRedis === undefined ? {} : { REDIS_URL: instanceRedis }),
       PORT: String(port),
       ...extra,
@@ -129,6 +138,32 @@ function logged(instance: Instance, message: RegExp): Record<string, unknown>[] 
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((entry) => message.test(String(entry.msg)));
+}
+
+/** A proxy in front of the server a URL names, and the same URL through the proxy. */
+async function throughProxy(t: TestContext, url: string, defaultPort: number) {
+  const target = new URL(url);
+  const proxy = await tcpProxy(t, target.hostname, Number(target.port || defaultPort));
+  const proxied = new URL(url);
+  proxied.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: proxied.toString() };
+}
+
+/** Answers the token from memory: 200 at once while its table is locked, where a read waits. */
+async function answersFromMemory(env: NodeJS.ProcessEnv, instance: Instance, token: string) {
+  const holder = new pg.Client({ connectionString: env.DATABASE_URL });
+  holder.on('error', () => {});
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE tokens IN ACCESS EXCLUSIVE MODE');
+    const started = Date.now();
+    const response = await instance.fetch('/api/bearer', { headers: bearer(token) });
+    return response.status === 200 && Date.now() - started < 1000;
+  } finally {
+    await holder.query('ROLLBACK');
+    await holder.end();
+  }
 }
 
 describe('several instances on PostgreSQL and Redis', () => {
@@ -360,6 +395,72 @@ describe('several instances on PostgreSQL and Redis', () => {
     assert.ok(refused < 1000, `refused ${refused} ms after the CLI exited`);
   });
 
+  it('a silent Redis: what is revoked is refused within a second, from the database; logged once', async (t) => {
+    let proxy: TcpProxy | undefined;
+    const found = await cluster(t, {
+      redis: true,
+      // The instances reach Redis through a proxy the test can silence; the CLI reaches it directly.
+      async redisUrl(url) {
+        const proxied = await throughProxy(t, url, 6379);
+        proxy = proxied.proxy;
+        return proxied.url;
+      },
+    });
+    if (found === undefined || proxy === undefined) return;
+    const { a, b, env } = found;
+    const [revoked, kept] = [await token(a), await token(b)];
+    const uses = (instance: Instance, which: string) =>
+      instance.fetch('/api/bearer', { headers: bearer(which) });
+    for (const instance of [a, b, a, b]) {
+      for (const which of [revoked, kept]) assert.equal((await uses(instance, which)).status, 200);
+    }
+
+    // Open, answering nothing: the revocation's news goes to Redis, never to the instances.
+    proxy.silence();
+    await cli(env, ['token', 'revoke'], `${revoked}\n`);
+    const refused = await allAnswer([a, b], 401, (i) => uses(i, revoked), Date.now());
+    assert.ok(refused < 1000, `the token was refused ${refused} ms after the CLI exited`);
+    for (const instance of [a, b]) {
+      const [off, ...more] = logged(instance, /^credential cache off/);
+      assert.equal(more.length, 0, 'logged once');
+      assert.equal(
+        (off?.err as { message?: unknown } | undefined)?.message,
+        'Redis did not answer within 500 ms',
+      );
+      assert.ok(!instance.server.stdout().includes(revoked), 'no token in the log');
+    }
+    // Sign-ins are answered at once, counted by each instance alone.
+    const wrong = form({ username: 'alice', password: 'not the password' });
+    for (let i = 0; i < 5; i++) {
+      const started = Date.now();
+      assert.equal((await a.fetch('/api/token', wrong)).status, 400);
+      assert.ok(Date.now() - started < 1000, `a sign-in took ${Date.now() - started} ms`);
+    }
+    assert.equal((await a.fetch('/api/token', wrong)).status, 429);
+    assert.equal((await b.fetch('/api/token', wrong)).status, 400);
+    // Shutting down does not wait for Redis.
+    const stopping = Date.now();
+    assert.deepEqual(await a.server.stop(), { code: 0, signal: null });
+    assert.ok(Date.now() - stopping < 3000, `stopped in ${Date.now() - stopping} ms`);
+
+    proxy.restore();
+    await until(
+      () => logged(b, /^credential cache on again$/).length === 1,
+      'caching resumes',
+      10_000,
+    );
+    await until(() => logged(b, /^Redis answers again/).length === 1, 'recovery logged');
+    for (const message of [/^credential cache off/, /^Redis unreachable/]) {
+      assert.equal(logged(b, message).length, 1, `${String(message)} logged once`);
+    }
+    for (let i = 0; i < 2; i++) assert.equal((await uses(b, kept)).status, 200);
+    assert.ok(await answersFromMemory(env, b, kept), 'the token is kept in memory again');
+    // And what is revoked is heard over Redis again.
+    await cli(env, ['token', 'revoke'], `${kept}\n`);
+    const heard = await allAnswer([b], 401, (i) => uses(i, kept), Date.now());
+    assert.ok(heard < 1000, `refused ${heard} ms after the CLI exited`);
+  });
+
   it('instances starting together on a new database seed the demo once', async (t) => {
     const database = await postgresDatabase(t);
     const redis = await redisNamespace(t);
@@ -410,5 +511,59 @@ describe('several instances on PostgreSQL alone', () => {
     for (const instance of [a, b]) {
       assert.equal((await instance.fetch('/api/token', wrong)).status, 429);
     }
+  });
+
+  it('a silent LISTEN connection: what is revoked is refused within a second; logged once', async (t) => {
+    let proxy: TcpProxy | undefined;
+    const found = await cluster(t, {
+      redis: false,
+      // The instances reach PostgreSQL through a proxy; the CLI reaches it directly.
+      async databaseUrl(url) {
+        const proxied = await throughProxy(t, url, 5432);
+        proxy = proxied.proxy;
+        return proxied.url;
+      },
+    });
+    if (found === undefined || proxy === undefined) return;
+    const { a, b, env, database } = found;
+    const [revoked, kept] = [await token(a), await token(b)];
+    const uses = (instance: Instance, which: string) =>
+      instance.fetch('/api/bearer', { headers: bearer(which) });
+    for (const instance of [a, b, a, b]) {
+      for (const which of [revoked, kept]) assert.equal((await uses(instance, which)).status, 200);
+    }
+
+    // The two listening connections, as the server sees them (the proxy's side), fall silent.
+    const admin = new pg.Client({ connectionString: env.DATABASE_URL });
+    await admin.connect();
+    const { rows } = await admin.query<{ port: number }>(
+      "SELECT client_port AS port FROM pg_stat_activity WHERE datname = $1 AND application_name = 'vouch-listen'",
+      [database],
+    );
+    await admin.end();
+    assert.equal(rows.length, 2);
+    proxy.silence((connection) => rows.some(({ port }) => port === connection.upstreamPort));
+    await cli(env, ['token', 'revoke'], `${revoked}\n`);
+    const refused = await allAnswer([a, b], 401, (i) => uses(i, revoked), Date.now());
+    assert.ok(refused < 1000, `the token was refused ${refused} ms after the CLI exited`);
+
+    for (const instance of [a, b]) {
+      await until(
+        () => logged(instance, /^credential cache on again$/).length === 1,
+        'listening again, on a new connection',
+        10_000,
+      );
+      const off = logged(instance, /^credential cache off/);
+      assert.equal(off.length, 1, 'logged once');
+      assert.match(
+        String((off[0]?.err as { message?: unknown } | undefined)?.message),
+        /the listening connection to PostgreSQL did not answer within 500 ms/,
+      );
+    }
+    for (let i = 0; i < 2; i++) assert.equal((await uses(b, kept)).status, 200);
+    assert.ok(await answersFromMemory(env, b, kept), 'the token is kept in memory again');
+    await cli(env, ['token', 'revoke'], `${kept}\n`);
+    const heard = await allAnswer([a, b], 401, (i) => uses(i, kept), Date.now());
+    assert.ok(heard < 1000, `refused ${heard} ms after the CLI exited`);
   });
 });
