@@ -32,8 +32,9 @@ export const USAGE = `Usage: npm run -s cli -- <command>
 Commands:
   user add <username>                   add a user; the password is read from standard input
   user list                             list users: id, username, creation time
-  user grant <username> <scope>         grant a scope to a user, and to the tokens asking for it
-  user revoke-scope <username> <scope>  withdraw a scope from a user and its tokens, at once
+  user grant <username> <scope>         grant a scope to a user, for the tokens issued from now on
+  user revoke-scope <username> <scope>  withdraw a scope from a user and its tokens, at once and
+                                        for good (granted again, it is for later tokens only)
   key add <application-name>            create an application's key, printed once on the last line
   key list                              list keys: id, prefix, application, active or revoked
   key revoke <id>                       revoke a key at once (revoking it again is not an error)

@@ -77,7 +77,10 @@ export async function grantUserScope(context: CliContext, username: string, scop
   await changeGrant(context, 'grant', scope, user(username));
 }
 
-/** `user revoke-scope <username> <scope>`: withdrawn from the user and the user's tokens, at once. */
+/**
+ * `user revoke-scope <username> <scope>`: withdrawn from the user and the user's tokens, at once
+ * and for good (granted again, it is for the tokens issued after).
+ */
 export async function revokeUserScope(context: CliContext, username: string, scope: string) {
   await changeGrant(context, 'revoke', scope, user(username));
 }

@@ -30,8 +30,9 @@ export function storedScopes(stored: string | null): string[] {
 }
 
 /**
- * What a token may do now: the scopes it was issued with that its user still holds, so that a
- * grant withdrawn takes the scope away from the tokens issued before.
+ * What a token may do now: the scopes it was issued with among those `granted` (its user's grants
+ * held without interruption since it was issued), so that a grant withdrawn takes the scope away
+ * from the tokens issued before.
  */
 export function effectiveScopes(issued: string | null, granted: string | null): string[] {
   const held = new Set(storedScopes(granted));

@@ -102,10 +102,13 @@ for (const engine of storeEngines) {
       await store.revokeApplicationScope(app.id, 'admin');
       assert.deepEqual((await store.findToken('token', 3))?.scopes, []);
       assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, []);
+      // Granted again: the key has it at once; the token issued before never again, a new one has.
       await store.grantUserScope('alice', 'admin');
       await store.grantApplicationScope(app.id, 'admin');
-      assert.deepEqual((await store.findToken('token', 4))?.scopes, ['admin']);
+      assert.deepEqual((await store.findToken('token', 4))?.scopes, []);
       assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, ['admin']);
+      await store.createToken('new', alice.id, HOUR, 4, ['admin']);
+      assert.deepEqual((await store.findToken('new', 5))?.scopes, ['admin']);
     });
 
     it('a found token, key and session are answered from memory on the next lookup', async (t) => {

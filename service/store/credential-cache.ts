@@ -133,7 +133,8 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     listUsers: () => store.listUsers(),
     countUsers: () => store.countUsers(),
     userScopes: (userId) => store.userScopes(userId),
-    // A change of grants changes what the user's tokens may do: forget every token (grants are rare).
+    // A withdrawal changes what the user's tokens may do: forget every token (grants are rare). A
+    // grant cannot add to a token issued before it, but is forgotten alike, the safer way.
     grantUserScope: (username, scope) =>
       thenForget(store.grantUserScope(username, scope), { kind: 'all' }),
     revokeUserScope: (username, scope) =>

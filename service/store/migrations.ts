@@ -184,6 +184,39 @@ export const migrations: readonly Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION vouch_credentials_changed('applications');
     `,
   },
+  {
+    version: 4,
+    description: "a scope withdrawn from a user stays withdrawn from the user's earlier tokens",
+    // Each grant to a user gets an id that is never given again (a grant withdrawn and given
+    // again is a new row with a greater id); a token records the greatest id among its user's
+    // grants when it was issued, and counts only grants up to it. Ids, not times: a withdrawal
+    // and a new grant in the same millisecond as the token are still told apart. A key has no
+    // issue time: a grant to it counts at
+    // once, so its grants need no id. Tokens issued before this step count the grants that
+    // exist when it runs.
+    sqlite: `
+      CREATE TABLE user_scopes_with_ids (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        scope TEXT NOT NULL,
+        UNIQUE (user_id, scope)
+      ) STRICT;
+      INSERT INTO user_scopes_with_ids (user_id, scope)
+        SELECT user_id, scope FROM user_scopes ORDER BY user_id, scope;
+      DROP TABLE user_scopes;
+      ALTER TABLE user_scopes_with_ids RENAME TO user_scopes;
+
+      ALTER TABLE tokens ADD COLUMN last_grant_id INTEGER NOT NULL DEFAULT 0;
+      UPDATE tokens SET last_grant_id = (SELECT coalesce(max(id), 0) FROM user_scopes);
+    `,
+    // Adding an identity column numbers the existing rows. The grants' trigger stays as it is.
+    postgres: `
+      ALTER TABLE user_scopes ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY UNIQUE;
+
+      ALTER TABLE tokens ADD COLUMN last_grant_id bigint NOT NULL DEFAULT 0;
+      UPDATE tokens SET last_grant_id = (SELECT coalesce(max(id), 0) FROM user_scopes);
+    `,
+  },
 ];
 
 /** Refuses a list of steps that is not numbered 1, 2, 3… (a programming error). */

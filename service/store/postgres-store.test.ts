@@ -119,6 +119,33 @@ test('a database newer than the program is refused, as such and not as an outage
   });
 });
 
+test('version 4 keeps the grants existing tokens count; later ones count for new tokens', async (t) => {
+  const opened = await pool(t);
+  if (opened === undefined) return;
+  await migratePostgres(opened.pool, migrations.slice(0, 3));
+  await opened.pool.query(`
+    INSERT INTO users (username, password_hash, created_at) VALUES ('alice', 'h', 0), ('bob', 'h', 0);
+    INSERT INTO user_scopes (user_id, scope) VALUES (1, 'admin'), (1, 'pets:read'), (2, 'admin');
+    INSERT INTO tokens (digest, user_id, created_at, expires_at, scopes)
+      VALUES ('old', 1, 0, 100, 'admin pets:read'), ('bob', 2, 0, 100, 'admin');
+  `);
+
+  const store = await openPostgresStore(opened.url);
+  t.after(() => store.close());
+  const scopesOf = async (digest: string) => (await store.findToken(digest, 1))?.scopes;
+  assert.deepEqual(await scopesOf('old'), ['admin', 'pets:read']);
+  assert.deepEqual(await scopesOf('bob'), ['admin']);
+  // A grant given again after the step gets an id above every grant that existed before it.
+  await store.revokeUserScope('bob', 'admin');
+  await store.grantUserScope('bob', 'admin');
+  await store.revokeUserScope('alice', 'admin');
+  await store.grantUserScope('alice', 'admin');
+  assert.deepEqual(await scopesOf('old'), ['pets:read']);
+  assert.deepEqual(await scopesOf('bob'), []);
+  await store.createToken('new', 1, 100, 1, ['admin']);
+  assert.deepEqual(await scopesOf('new'), ['admin']);
+});
+
 test('an unreachable server is StoreUnavailableError at once, naming no password', async () => {
   const port = await freePort();
   const started = Date.now();

@@ -159,10 +159,40 @@ for (const engine of storeEngines) {
       // Withdrawn from the user, a scope is gone from her tokens at once; never added by a grant.
       await store.revokeUserScope('alice', 'admin');
       assert.deepEqual(await scopesOf('scoped'), ['pets:read']);
-      await store.grantUserScope('alice', 'admin');
       await store.grantUserScope('alice', 'pets:write');
-      assert.deepEqual(await scopesOf('scoped'), ['admin', 'pets:read']);
+      assert.deepEqual(await scopesOf('scoped'), ['pets:read']);
       assert.deepEqual(await scopesOf('narrow'), ['pets:read']);
+    });
+
+    it('tokens: a scope withdrawn stays withdrawn from the tokens issued before it', async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      const scopesOf = async (digest: string) => (await store.findToken(digest, 1))?.scopes;
+      // Everything in the same millisecond: the rule cannot lean on the clock.
+      await store.grantUserScope('alice', 'admin');
+      await store.grantUserScope('alice', 'pets:read');
+      await store.createToken('before', alice.id, HOUR, 0, ['admin', 'pets:read']);
+      assert.equal(await store.revokeUserScope('alice', 'admin'), true);
+      assert.equal(await store.grantUserScope('alice', 'admin'), true);
+      assert.deepEqual(await scopesOf('before'), ['pets:read'], 'granted again, not for it');
+      // A token issued after the new grant, in that same millisecond, carries it.
+      await store.createToken('after', alice.id, HOUR, 0, ['admin', 'pets:read']);
+      assert.deepEqual(await scopesOf('after'), ['admin', 'pets:read']);
+      assert.deepEqual(await scopesOf('before'), ['pets:read']);
+      // A second withdrawal is as final for it, and the grant held throughout still counts.
+      await store.revokeUserScope('alice', 'admin');
+      await store.grantUserScope('alice', 'admin');
+      assert.deepEqual(await scopesOf('after'), ['pets:read']);
+      // A token issued asking for a scope its user lacked gains nothing from a later grant.
+      await store.createToken('early', alice.id, HOUR, 0, ['pets:write']);
+      await store.grantUserScope('alice', 'pets:write');
+      assert.deepEqual(await scopesOf('early'), []);
+      // Another user's grants, before or after, change nothing for alice's tokens.
+      const bob = await store.createUser('bob', 'h', 0);
+      await store.grantUserScope('bob', 'admin');
+      await store.createToken('bob', bob.id, HOUR, 0, ['admin']);
+      assert.deepEqual(await scopesOf('bob'), ['admin']);
+      assert.deepEqual(await scopesOf('before'), ['pets:read']);
     });
 
     it('applications: scopes granted to a key once, withdrawn once, carried when found', async (t) => {

@@ -30,8 +30,9 @@ export interface LiveToken {
   /** Milliseconds since the epoch; the token is dead from this instant on. */
   readonly expiresAt: number;
   /**
-   * What the token may do, sorted: the scopes it was issued with that its user still holds (a
-   * grant withdrawn takes the scope away from tokens issued before).
+   * What the token may do, sorted: the scopes it was issued with that its user has held without
+   * interruption since it was issued. A grant withdrawn takes the scope away from the tokens
+   * issued before, for good: granted again, it counts only for tokens issued after.
    */
   readonly scopes: readonly string[];
 }
@@ -92,13 +93,15 @@ export interface Store {
   /** The scopes granted to a user, sorted (none for an unknown id). */
   userScopes(userId: number): Promise<string[]>;
   /**
-   * Grants a scope to the user with this name: `true` once granted, `false` when it already was;
-   * `NotFoundError` for an unknown name.
+   * Grants a scope to the user with this name, for the tokens issued from now on (never for those
+   * issued before): `true` once granted, `false` when it already was; `NotFoundError` for an
+   * unknown name.
    */
   grantUserScope(username: string, scope: string): Promise<boolean>;
   /**
-   * Withdraws a scope from a user, and so from the user's tokens, at once: `true` once withdrawn,
-   * `false` when the user did not hold it; `NotFoundError` for an unknown name.
+   * Withdraws a scope from a user, and so from the user's tokens, at once and for good (granting
+   * it again gives it to later tokens only): `true` once withdrawn, `false` when the user did not
+   * hold it; `NotFoundError` for an unknown name.
    */
   revokeUserScope(username: string, scope: string): Promise<boolean>;
 
@@ -129,8 +132,9 @@ export interface Store {
   /** Revokes an application's key at once (durably); `NotFoundError` for an unknown id; `false` when already revoked. */
   revokeApplication(id: number, now: number): Promise<boolean>;
   /**
-   * Grants a scope to an application's key: `true` once granted, `false` when it already was;
-   * `NotFoundError` for an unknown id.
+   * Grants a scope to an application's key, at once (granted again after a withdrawal too: the
+   * key is the credential, there is nothing issued before it): `true` once granted, `false` when
+   * it already was; `NotFoundError` for an unknown id.
    */
   grantApplicationScope(id: number, scope: string): Promise<boolean>;
   /**

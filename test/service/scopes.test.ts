@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCli } from '../../service/cli.js';
 import { addUser, bearer, form, json, startService, type Service } from './helpers.js';
+import { cli } from './processes.js';
 
 const INSUFFICIENT = 'Bearer realm="api", error="insufficient_scope", scope="admin"';
 const INVALID_SCOPE = {
@@ -12,9 +12,15 @@ const INVALID_SCOPE = {
   error: 'invalid_scope',
 };
 
-/** A service with alice (granted admin and pets:read) and bob (granted nothing). */
-async function withUsers(t: Parameters<typeof startService>[0]): Promise<Service> {
-  const service = await startService(t);
+/**
+ * A service (with `env` for its configuration) with alice (granted admin and pets:read) and bob
+ * (granted nothing).
+ */
+async function withUsers(
+  t: Parameters<typeof startService>[0],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Service> {
+  const service = await startService(t, { env });
   await addUser(service.store, 'bob', 'builder-1');
   await addUser(service.store, 'alice', 'wonderland');
   await service.store.grantUserScope('alice', 'admin');
@@ -113,24 +119,50 @@ describe('GET /api/admin/users (Bearer, scope admin)', () => {
     assert.deepEqual(await response.json(), { users: ['alice', 'bob'] });
   });
 
-  it('stops honouring admin once the grant is withdrawn, through the service or the CLI', async (t) => {
+  it('stops honouring admin once withdrawn, for good, through the service', async (t) => {
+    const service = await withUsers(t);
+    const alice = { username: 'alice', password: 'wonderland' };
+    const token = await tokenFor(service, alice);
+    assert.equal((await listUsers(service, token)).status, 200);
+    await service.store.revokeUserScope('alice', 'admin');
+    assert.equal((await listUsers(service, token)).status, 403, 'at once');
+    // Granted again, admin is for the tokens issued from now on, not for the one withdrawn from.
+    await service.store.grantUserScope('alice', 'admin');
+    assert.equal((await listUsers(service, token)).status, 403, 'still withdrawn from it');
+    const fresh = await tokenFor(service, alice);
+    assert.equal((await listUsers(service, fresh)).status, 200);
+    assert.equal((await listUsers(service, token)).status, 403);
+  });
+
+  it('stops honouring admin once withdrawn, for good, through the CLI', async (t) => {
+    // Every request reads the database: what the CLI committed is what the answer shows.
+    const service = await withUsers(t, { CREDENTIAL_CACHE_SECONDS: '0' });
+    const env = { DATABASE_URL: `sqlite:${service.file}` };
+    const alice = { username: 'alice', password: 'wonderland' };
+    const token = await tokenFor(service, alice);
+    assert.equal((await listUsers(service, token)).status, 200);
+    await cli(env, ['user', 'revoke-scope', 'alice', 'admin']);
+    assert.equal((await listUsers(service, token)).status, 403, 'the withdrawal is honoured');
+    assert.equal(
+      await cli(env, ['user', 'grant', 'alice', 'admin']),
+      'scope admin granted to user alice\n',
+    );
+    assert.equal((await listUsers(service, token)).status, 403, 'still withdrawn from it');
+    const fresh = await tokenFor(service, alice);
+    assert.equal((await listUsers(service, fresh)).status, 200, 'a new token has it');
+    assert.equal((await listUsers(service, token)).status, 403);
+  });
+
+  it('honours a withdrawal made by the CLI while credentials are kept in memory', async (t) => {
     const service = await withUsers(t);
     const token = await tokenFor(service, { username: 'alice', password: 'wonderland' });
     assert.equal((await listUsers(service, token)).status, 200);
-    await service.store.revokeUserScope('alice', 'admin');
-    assert.equal((await listUsers(service, token)).status, 403, 'at once, through the service');
-    // Granted again, the token issued with admin has it again; a token issued without never.
-    await service.store.grantUserScope('alice', 'admin');
-    assert.equal((await listUsers(service, token)).status, 200);
-
-    let output = '';
-    const io = {
-      stdin: { async *[Symbol.asyncIterator]() {} },
-      stdout: { write: (text: string) => (output += text) },
-      stderr: { write: (text: string) => (output += text) },
-      env: { DATABASE_URL: `sqlite:${service.file}` },
-    };
-    assert.equal(await runCli(['user', 'revoke-scope', 'alice', 'admin'], io), 0, output);
+    await cli({ DATABASE_URL: `sqlite:${service.file}` }, [
+      'user',
+      'revoke-scope',
+      'alice',
+      'admin',
+    ]);
     // Another connection's commit is heard through the file: within moments, never longer.
     const deadline = Date.now() + 5000;
     let status = 200;

@@ -18,8 +18,10 @@ export function createTokenRepository(db: Pick<Pool, 'query'>): Repositories['to
     async create(digest, userId, expiresAt, now, scopes) {
       await db.query({
         name: 'vouch-token-create',
-        text: `INSERT INTO tokens (digest, user_id, created_at, expires_at, scopes)
-               VALUES ($1, $2, $3, $4, $5)`,
+        // The token counts its user's grants as they are now, and none given later (migration 4).
+        text: `INSERT INTO tokens (digest, user_id, created_at, expires_at, scopes, last_grant_id)
+               VALUES ($1, $2, $3, $4, $5,
+                 (SELECT coalesce(max(id), 0) FROM user_scopes WHERE user_id = $2))`,
         values: [digest, userId, now, expiresAt, scopes.join(' ')],
       });
     },
@@ -28,7 +30,8 @@ export function createTokenRepository(db: Pick<Pool, 'query'>): Repositories['to
         name: 'vouch-token-live',
         text: `SELECT u.id, u.username, u.created_at AS "createdAt", t.expires_at AS "expiresAt",
                  t.scopes AS issued,
-                 (SELECT string_agg(scope, ' ') FROM user_scopes WHERE user_id = u.id) AS granted
+                 (SELECT string_agg(scope, ' ') FROM user_scopes
+                  WHERE user_id = u.id AND id <= t.last_grant_id) AS granted
                FROM tokens t JOIN users u ON u.id = t.user_id
                WHERE t.digest = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`,
         values: [digest, now],

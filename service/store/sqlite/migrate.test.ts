@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { migrations, type Migration } from '../migrations.js';
 import { migrate, userVersion } from './migrate.js';
+import { openSqliteStore } from '../sqlite-store.js';
 
 function tempFile(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'vouch-migrations-'));
@@ -95,4 +96,32 @@ test('steps must be numbered without gaps', () => {
     { code: 'VOUCH_SERVICE_MIGRATION' },
   );
   db.close();
+});
+
+test('version 4 keeps the grants existing tokens count; later ones count for new tokens', async (t) => {
+  const file = tempFile(t);
+  const old = new Database(file);
+  migrate(old, migrations.slice(0, 3));
+  old.exec(`
+    INSERT INTO users (username, password_hash, created_at) VALUES ('alice', 'h', 0), ('bob', 'h', 0);
+    INSERT INTO user_scopes (user_id, scope) VALUES (1, 'admin'), (1, 'pets:read'), (2, 'admin');
+    INSERT INTO tokens (digest, user_id, created_at, expires_at, scopes)
+      VALUES ('old', 1, 0, 100, 'admin pets:read'), ('bob', 2, 0, 100, 'admin');
+  `);
+  old.close();
+
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const scopesOf = async (digest: string) => (await store.findToken(digest, 1))?.scopes;
+  assert.deepEqual(await scopesOf('old'), ['admin', 'pets:read']);
+  assert.deepEqual(await scopesOf('bob'), ['admin']);
+  // A grant given again after the step gets an id above every grant that existed before it.
+  await store.revokeUserScope('bob', 'admin');
+  await store.grantUserScope('bob', 'admin');
+  await store.revokeUserScope('alice', 'admin');
+  await store.grantUserScope('alice', 'admin');
+  assert.deepEqual(await scopesOf('old'), ['pets:read']);
+  assert.deepEqual(await scopesOf('bob'), []);
+  await store.createToken('new', 1, 100, 1, ['admin']);
+  assert.deepEqual(await scopesOf('new'), ['admin']);
 });

@@ -28,13 +28,16 @@ interface JoinedRow {
 
 /** Prepares the statements of the `tokens` table once, for the life of the connection. */
 export function createTokenRepository(db: Database.Database): TokenRepository {
-  const insert = db.prepare<[string, number, number, number, string]>(
-    'INSERT INTO tokens (digest, user_id, created_at, expires_at, scopes) VALUES (?, ?, ?, ?, ?)',
+  // The token counts its user's grants as they are now, and none given later (migration 4).
+  const insert = db.prepare<[string, number, number, number, string, number]>(
+    `INSERT INTO tokens (digest, user_id, created_at, expires_at, scopes, last_grant_id)
+     VALUES (?, ?, ?, ?, ?, (SELECT coalesce(max(id), 0) FROM user_scopes WHERE user_id = ?))`,
   );
   const live = db.prepare<[string, number], JoinedRow>(
     `SELECT u.id, u.username, u.created_at AS createdAt, t.expires_at AS expiresAt,
        t.scopes AS issued,
-       (SELECT group_concat(scope, ' ') FROM user_scopes WHERE user_id = u.id) AS granted
+       (SELECT group_concat(scope, ' ') FROM user_scopes
+        WHERE user_id = u.id AND id <= t.last_grant_id) AS granted
      FROM tokens t JOIN users u ON u.id = t.user_id
      WHERE t.digest = ? AND t.revoked_at IS NULL AND t.expires_at > ?`,
   );
@@ -47,7 +50,7 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
 
   return {
     create(digest, userId, expiresAt, now, scopes) {
-      insert.run(digest, userId, now, expiresAt, scopes.join(' '));
+      insert.run(digest, userId, now, expiresAt, scopes.join(' '), userId);
     },
     findLive(digest, now) {
       const row = live.get(digest, now);
