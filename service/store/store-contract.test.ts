@@ -244,8 +244,13 @@ for (const engine of storeEngines) {
     it('foreign keys are enforced: no token or session for an unknown user', async (t) => {
       const { store } = (await fixture(t)) ?? {};
       if (store === undefined) return;
-      for (const write of [store.createToken('d', 999, 10, 0), store.createSession('d', 999, 0)]) {
-        await assert.rejects(write, (error: unknown) => {
+      // One write at a time: a second one begun early could fail before the first is awaited,
+      // with nothing yet to handle its rejection.
+      for (const write of [
+        () => store.createToken('d', 999, 10, 0),
+        () => store.createSession('d', 999, 0),
+      ]) {
+        await assert.rejects(write(), (error: unknown) => {
           assert.ok(!(error instanceof StoreUnavailableError));
           assert.match((error as Error).message, /foreign key/i);
           return true;
