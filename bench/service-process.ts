@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openStore } from '../service/store/open-store.js';
 import { createPostgresDatabase, createRedisNamespace } from '../test/helpers/services.js';
 import type { Shot } from './load.js';
 import { repo, startServer } from './process.js';
@@ -28,13 +29,15 @@ const routes = [
 ];
 
 /**
- * Fresh storage for the service to migrate: a SQLite file in a temporary folder, or a PostgreSQL
- * database (and a Redis key prefix) of its own on the servers the tests use.
+ * Fresh storage: a SQLite file in a temporary folder, created as the service's first start creates
+ * it (the CLI refuses a database that does not exist), or a PostgreSQL database (and a Redis key
+ * prefix) of its own on the servers the tests use.
  */
 async function workspace(store: BenchStore) {
   if (store === 'sqlite') {
     const dir = await mkdtemp(join(tmpdir(), 'vouch-bench-'));
     const env: Record<string, string> = { DATABASE_URL: `sqlite:${join(dir, 'vouch.db')}` };
+    await (await openStore(env.DATABASE_URL!, { credentialCache: false })).close();
     return { env, remove: () => rm(dir, { recursive: true, force: true }) };
   }
   const database = await createPostgresDatabase('vouch_bench');

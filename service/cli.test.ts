@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -9,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli, USAGE, type CliOptions } from './cli.js';
 import { verifyPassword } from './security/passwords.js';
 import { digest, newSecret } from './security/secrets.js';
+import { openStore } from './store/open-store.js';
 import { openSqliteStore } from './store/sqlite-store.js';
 
 const FAST: CliOptions = { scrypt: { N: 2 ** 10, r: 8, p: 1 } };
@@ -20,13 +30,31 @@ interface Outcome {
   readonly stderr: string;
 }
 
-function tempDatabase(t: TestContext): { file: string; env: Record<string, string> } {
+/** Where a database would be, in a folder of its own: nothing is there yet. */
+function tempDatabase(t: TestContext): { dir: string; file: string; env: Record<string, string> } {
   const dir = mkdtempSync(join(tmpdir(), 'vouch-cli-'));
   t.after(() => {
     rmSync(dir, { recursive: true, force: true });
   });
   const file = join(dir, 'data', 'vouch.db');
-  return { file, env: { DATABASE_URL: `sqlite:${file}` } };
+  return { dir, file, env: { DATABASE_URL: `sqlite:${file}` } };
+}
+
+/** As {@link tempDatabase}, with the database created as the service's first start creates it. */
+async function newDatabase(t: TestContext): Promise<{ file: string; env: Record<string, string> }> {
+  const { file, env } = tempDatabase(t);
+  await (await openStore(env.DATABASE_URL!, { credentialCache: false })).close();
+  return { file, env };
+}
+
+/** Every file under `dir`, with its contents: what a refused command must leave as it was. */
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    files.set(path, entry.isFile() ? readFileSync(path).toString('base64') : 'folder');
+  }
+  return files;
 }
 
 /** Runs the CLI in process, with strings for streams. */
@@ -123,7 +151,7 @@ test('an unknown command or a wrong number of arguments exits 2 with the usage',
 });
 
 test('user add: the password is all of standard input less one line break', async (t) => {
-  const { env, file } = tempDatabase(t);
+  const { env, file } = await newDatabase(t);
   assert.deepEqual(await run(['user', 'add', 'alice'], env, 'wonderland\n'), {
     code: 0,
     stdout: 'user alice added (id 1)\n',
@@ -166,7 +194,7 @@ test('user add: bad input is refused with exit 1 and writes nothing', async (t) 
 });
 
 test('user add: a taken username is refused and the first user kept', async (t) => {
-  const { env, file } = tempDatabase(t);
+  const { env, file } = await newDatabase(t);
   await run(['user', 'add', 'alice'], env, 'wonderland');
   const again = await run(['user', 'add', 'alice'], env, 'looking-glass');
   assert.equal(again.code, 1);
@@ -180,7 +208,7 @@ test('user add: a taken username is refused and the first user kept', async (t) 
 });
 
 test('user list: one line per user, id, name and creation time', async (t) => {
-  const { env } = tempDatabase(t);
+  const { env } = await newDatabase(t);
   assert.deepEqual(await run(['user', 'list'], env), { code: 0, stdout: '', stderr: '' });
   const at = (ms: number): CliOptions => ({ ...FAST, now: () => ms });
   await run(['user', 'add', 'alice'], env, 'wonderland', at(Date.UTC(2025, 0, 2, 3, 4, 5)));
@@ -193,7 +221,7 @@ test('user list: one line per user, id, name and creation time', async (t) => {
 });
 
 test('key add prints the key alone on the last line; only its digest is stored', async (t) => {
-  const { env, file } = tempDatabase(t);
+  const { env, file } = await newDatabase(t);
   const outcome = await run(['key', 'add', 'Billing service'], env);
   assert.equal(outcome.code, 0);
   assert.equal(outcome.stderr, '');
@@ -224,7 +252,7 @@ test('key add: a bad application name is refused and writes nothing', async (t) 
 });
 
 test('key list and key revoke: revocation at once; again is fine; unknown is an error', async (t) => {
-  const { env, file } = tempDatabase(t);
+  const { env, file } = await newDatabase(t);
   const when = Date.UTC(2025, 2, 3, 4, 5, 6);
   const first = lastLine((await run(['key', 'add', 'one'], env)).stdout);
   const second = lastLine((await run(['key', 'add', 'two'], env)).stdout);
@@ -261,7 +289,7 @@ test('key list and key revoke: revocation at once; again is fine; unknown is an 
 });
 
 test('user grant and revoke-scope: at once; again is fine; unknown or malformed is an error', async (t) => {
-  const { env, file } = tempDatabase(t);
+  const { env, file } = await newDatabase(t);
   await run(['user', 'add', 'alice'], env, 'wonderland\n');
   const store = openSqliteStore(file);
   t.after(() => store.close());
@@ -308,7 +336,7 @@ test('user grant and revoke-scope: at once; again is fine; unknown or malformed 
 });
 
 test('key grant and revoke-scope: at once; again is fine; unknown or malformed is an error', async (t) => {
-  const { env, file } = tempDatabase(t);
+  const { env, file } = await newDatabase(t);
   await run(['key', 'add', 'billing'], env);
   const store = openSqliteStore(file);
   t.after(() => store.close());
@@ -346,7 +374,7 @@ test('key grant and revoke-scope: at once; again is fine; unknown or malformed i
 });
 
 test('token revoke: the token from standard input, at once; again is fine; unknown is an error', async (t) => {
-  const { env, file } = tempDatabase(t);
+  const { env, file } = await newDatabase(t);
   const [revoked, kept] = [newSecret(), newSecret()];
   const store = openSqliteStore(file);
   t.after(() => store.close());
@@ -407,9 +435,81 @@ test('DATABASE_URL: unsupported engines are a clear error; unset means ./data/vo
     process.chdir(previous);
     rmSync(dir, { recursive: true, force: true });
   });
+  const file = join(process.cwd(), 'data', 'vouch.db');
+  for (const env of [{}, { DATABASE_URL: '' }]) {
+    assert.deepEqual(await run(['user', 'list'], env), {
+      code: 1,
+      stdout: '',
+      stderr: `error: no database at ${file}; nothing was created (the service creates it when it first starts): check DATABASE_URL\n`,
+    });
+  }
+  assert.equal(existsSync(join(dir, 'data')), false);
+  await (await openStore('sqlite:./data/vouch.db')).close();
   assert.equal((await run(['user', 'list'], {})).code, 0);
   assert.equal((await run(['user', 'list'], { DATABASE_URL: '' })).code, 0);
-  assert.ok(existsSync(join(dir, 'data', 'vouch.db')));
+});
+
+/** Every command that opens the database, with input it accepts. */
+const STORE_COMMANDS: [string[], string][] = [
+  [['user', 'add', 'alice'], 'wonderland\n'],
+  [['user', 'list'], ''],
+  [['user', 'grant', 'alice', 'admin'], ''],
+  [['user', 'revoke-scope', 'alice', 'admin'], ''],
+  [['key', 'add', 'billing'], ''],
+  [['key', 'list'], ''],
+  [['key', 'revoke', '1'], ''],
+  [['key', 'grant', '1', 'admin'], ''],
+  [['key', 'revoke-scope', '1', 'admin'], ''],
+  [['token', 'revoke'], `${newSecret()}\n`],
+];
+
+test('a database that does not exist is refused by every command, which creates nothing', async (t) => {
+  const { dir, file, env } = tempDatabase(t);
+  for (const [argv, input] of STORE_COMMANDS) {
+    const outcome = await run(argv, env, input);
+    assert.equal(outcome.code, 1, argv.join(' '));
+    assert.equal(outcome.stdout, '');
+    assert.equal(outcome.stderr.split('\n').length, 2, 'one line');
+    assert.ok(outcome.stderr.startsWith(`error: no database at ${file};`), outcome.stderr);
+  }
+  assert.deepEqual(readdirSync(dir), [], 'not even its folder');
+});
+
+test('a file that is not a vouch database is refused, and left as it was', async (t) => {
+  const { dir } = tempDatabase(t);
+  const other = new Database(join(dir, 'other.db'));
+  other.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
+  other.close();
+  const versioned = new Database(join(dir, 'versioned.db'));
+  versioned.exec('CREATE TABLE users (name TEXT); PRAGMA user_version = 2');
+  versioned.close();
+  writeFileSync(join(dir, 'empty.db'), '');
+  writeFileSync(join(dir, 'notes.txt'), 'not a database at all, but long enough to look at\n');
+  mkdirSync(join(dir, 'folder.db'));
+  const cases: [string, string][] = [
+    ['other.db', "another program's SQLite database"],
+    ['versioned.db', "another program's SQLite database"],
+    ['empty.db', 'an empty file'],
+    ['notes.txt', 'not a SQLite file'],
+    ['folder.db', 'a folder'],
+  ];
+  const before = snapshot(dir);
+  for (const [name, why] of cases) {
+    const file = join(dir, name);
+    for (const [argv, input] of STORE_COMMANDS) {
+      const outcome = await run(argv, { DATABASE_URL: `sqlite:${file}` }, input);
+      assert.deepEqual(
+        outcome,
+        {
+          code: 1,
+          stdout: '',
+          stderr: `error: ${file} is not a vouch database (${why}); it was left as it was: check DATABASE_URL\n`,
+        },
+        `${name}: ${argv.join(' ')}`,
+      );
+    }
+  }
+  assert.deepEqual(snapshot(dir), before);
 });
 
 test('end to end: the real process, its streams and exit codes, across restarts', async (t) => {
@@ -426,6 +526,15 @@ test('end to end: the real process, its streams and exit codes, across restarts'
   assert.match(badName.stderr, /^error: a username is 1 to 64 characters/);
   assert.equal(existsSync(file), false, 'bad input wrote nothing');
 
+  // A mistyped path is refused by the real process too, which creates nothing.
+  const mistyped = await spawnCli(['user', 'list'], { DATABASE_URL: `sqlite:${file}x` });
+  assert.equal(mistyped.code, 1);
+  assert.match(mistyped.stderr, /^error: no database at /);
+  assert.ok(mistyped.stderr.includes(`${file}x`));
+  assert.equal(existsSync(`${file}x`), false);
+
+  // The service's first start creates the database; the commands work on it from then on.
+  await (await openStore(env.DATABASE_URL!)).close();
   // The real OWASP cost here, on purpose.
   const added = await spawnCli(['user', 'add', 'alice'], env, 'wonderland\n');
   assert.deepEqual(added, { code: 0, stdout: 'user alice added (id 1)\n', stderr: '' });

@@ -43,14 +43,15 @@ Commands:
   token revoke                          revoke the Bearer token read from standard input, at once
 
 Environment:
-  DATABASE_URL      where the data lives (default ${DEFAULT_DATABASE_URL})
+  DATABASE_URL      where the data lives (default ${DEFAULT_DATABASE_URL}); the service's first
+                    start creates it, a command refuses a database that does not exist
   REDIS_URL         the Redis the service's instances share, if any: revocations reach them through it
   REDIS_KEY_PREFIX  the instances' REDIS_KEY_PREFIX, if they set one (default vouch:)
 
 A scope is 1 to 64 printable ASCII characters without space, " or \\ (RFC 6749), as admin.
 
-Exit status: 0 done, 1 refused (bad input, duplicate, unknown id or token, database unavailable),
-2 not a command, or not its arguments.
+Exit status: 0 done, 1 refused (bad input, duplicate, unknown id or token, no such database,
+database unavailable), 2 not a command, or not its arguments.
 `;
 
 /**
@@ -81,10 +82,11 @@ export async function runCli(
           ? undefined
           : await connectRedis(redisUrl, redisKeyPrefix(io.env.REDIS_KEY_PREFIX));
       try {
-        // One command, one process: nothing to gain from keeping credentials in memory.
+        // One command, one process: nothing to gain from keeping credentials in memory. A command
+        // works on the service's data: a mistyped path is refused, never created.
         const store = await openStore(
           url === undefined || url === '' ? DEFAULT_DATABASE_URL : url,
-          { credentialCache: false, redis },
+          { credentialCache: false, redis, create: false },
         );
         try {
           return await use(store);

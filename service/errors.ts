@@ -31,6 +31,26 @@ export class MigrationError extends ServiceError {
   }
 }
 
+/**
+ * A command that works on the service's existing data (the CLI) was pointed at a SQLite path
+ * holding no database, or something else than the service's: it creates and changes nothing.
+ */
+export class NoDatabaseError extends ServiceError {
+  /** The file the command was pointed at. */
+  readonly path: string;
+
+  constructor(path: string, problem: 'missing' | 'not vouch', why = '') {
+    super(
+      'VOUCH_SERVICE_NO_DATABASE',
+      problem === 'missing'
+        ? `no database at ${path}; nothing was created (the service creates it when it first ` +
+            'starts): check DATABASE_URL'
+        : `${path} is not a vouch database (${why}); it was left as it was: check DATABASE_URL`,
+    );
+    this.path = path;
+  }
+}
+
 /** A CLI command cannot be carried out; reported as one line with exit status 1. */
 export class CliError extends ServiceError {
   constructor(message: string) {

@@ -16,6 +16,13 @@ export interface OpenStoreOptions {
   readonly redis?: RedisConnection | undefined;
   /** Keep found credentials in memory (see `cacheCredentials`); `false` reads the database every time. */
   readonly credentialCache?: CredentialCacheOptions | false;
+  /**
+   * Whether a SQLite file that does not exist is created (default `true`, for the service's first
+   * start). `false` (the CLI) refuses anything but a database the service made, with
+   * `NoDatabaseError`, creating and changing nothing. A PostgreSQL database is never created here:
+   * one that does not exist is `StoreUnavailableError` either way.
+   */
+  readonly create?: boolean;
 }
 
 /** Where the data lives when `DATABASE_URL` is not set. */
@@ -25,7 +32,7 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./data/vouch.db';
 export type DatabaseEngine = 'sqlite' | 'postgres';
 
 /**
- * Opens (creating and migrating as needed) the store a `DATABASE_URL` names:
+ * Opens (creating, unless `create` is `false`, and migrating as needed) the store a `DATABASE_URL` names:
  * `sqlite:./relative/path` (from the working directory), `sqlite:/absolute/path`,
  * `sqlite::memory:`, or `postgres://user:password@host:port/database` (also `postgresql://`).
  * A URL of another form is a `ConfigurationError` naming `DATABASE_URL` (never echoing the URL,
@@ -38,11 +45,11 @@ export async function openStore(
   databaseUrl: string,
   options: OpenStoreOptions = {},
 ): Promise<Store> {
-  const { credentialCache = { ttlMs: DEFAULT_CACHE_TTL_MS }, redis } = options;
+  const { credentialCache = { ttlMs: DEFAULT_CACHE_TTL_MS }, redis, create = true } = options;
   const engine =
     databaseEngine(databaseUrl) === 'postgres'
       ? await openPostgresStore(databaseUrl)
-      : openSqliteStore(sqlitePath(databaseUrl));
+      : openSqliteStore(sqlitePath(databaseUrl), { create });
   const shared = redis === undefined ? engine : shareChangesOverRedis(engine, redis);
   return credentialCache === false ? shared : cacheCredentials(shared, credentialCache);
 }

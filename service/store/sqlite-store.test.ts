@@ -1,12 +1,23 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { StoreUnavailableError } from 'vouch';
 import { openSqliteStore } from './sqlite-store.js';
 import { openDatabase } from './sqlite/open-database.js';
+import { migrate } from './sqlite/migrate.js';
+import { migrations } from './migrations.js';
+import { NoDatabaseError } from '../errors.js';
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'vouch-store-'));
@@ -100,3 +111,70 @@ test('sqlite::memory: is a private database whose changes need no watching', asy
   await store.close();
   assert.deepEqual(seen, ['ready']);
 });
+
+test('create: false refuses a file that does not exist, creating nothing', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'data', 'vouch.db');
+  assert.throws(
+    () => openSqliteStore(file, { create: false }),
+    (error: unknown) => {
+      assert.ok(error instanceof NoDatabaseError);
+      assert.equal(error.code, 'VOUCH_SERVICE_NO_DATABASE');
+      assert.equal(error.path, file);
+      return true;
+    },
+  );
+  assert.deepEqual(readdirSync(dir), []);
+});
+
+test('create: false refuses what the service did not make, and leaves it as it was', (t) => {
+  const dir = tempDir(t);
+  const other = new Database(join(dir, 'other.db'));
+  other.pragma('journal_mode = WAL');
+  other.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
+  other.close();
+  const blank = new Database(join(dir, 'blank.db'));
+  blank.pragma('journal_mode = WAL');
+  blank.close();
+  writeFileSync(join(dir, 'empty.db'), '');
+  writeFileSync(join(dir, 'text.db'), 'SQLite format 3? No: a text file long enough to be read\n');
+  mkdirSync(join(dir, 'folder.db'));
+  const before = readdirSync(dir).map((name) => [name, contents(join(dir, name))]);
+  for (const name of ['other.db', 'blank.db', 'empty.db', 'text.db', 'folder.db']) {
+    assert.throws(() => openSqliteStore(join(dir, name), { create: false }), {
+      code: 'VOUCH_SERVICE_NO_DATABASE',
+    });
+  }
+  assert.deepEqual(
+    readdirSync(dir).map((name) => [name, contents(join(dir, name))]),
+    before,
+  );
+});
+
+test('create: false opens a database the service made, and migrates an older one', async (t) => {
+  const dir = tempDir(t);
+  const current = join(dir, 'vouch.db');
+  // Open by the service, just made: all of it still in the write-ahead log.
+  const made = openSqliteStore(current);
+  await made.createUser('alice', 'h', 0);
+  const alongside = openSqliteStore(current, { create: false });
+  assert.equal((await alongside.findUserCredentials('alice'))?.username, 'alice');
+  await alongside.close();
+  await made.close();
+  const reopened = openSqliteStore(current, { create: false });
+  assert.equal((await reopened.findUserCredentials('alice'))?.username, 'alice');
+  await reopened.close();
+
+  const older = join(dir, 'older.db');
+  const db = new Database(older);
+  migrate(db, migrations.slice(0, 1));
+  db.close();
+  const migrated = openSqliteStore(older, { create: false });
+  t.after(() => migrated.close());
+  assert.deepEqual(await migrated.userScopes(1), []);
+});
+
+/** A file's bytes, or `folder`. */
+function contents(path: string): string {
+  return statSync(path).isFile() ? readFileSync(path).toString('base64') : 'folder';
+}

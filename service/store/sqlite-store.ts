@@ -19,7 +19,8 @@ import type { Store } from './store.js';
 export type SqliteStoreOptions = OpenDatabaseOptions;
 
 /**
- * The {@link Store} over an embedded SQLite file (or `:memory:`), created and migrated if needed.
+ * The {@link Store} over an embedded SQLite file (or `:memory:`), created (unless `create` is
+ * `false`) and migrated if needed.
  * One connection, every statement prepared once; better-sqlite3 is synchronous, so each call
  * completes before the next starts and single statements need no explicit transaction.
  * Throws `StoreUnavailableError` when the file cannot be opened or locked.

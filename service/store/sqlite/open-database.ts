@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { openExistingDatabase } from './open-existing-database.js';
 import { migrate } from './migrate.js';
 
 /** The default of {@link OpenDatabaseOptions.busyTimeoutMs}. */
@@ -15,18 +16,31 @@ export interface OpenDatabaseOptions {
    * of 0), and the store waits between attempts without blocking (`whileLocked`).
    */
   readonly busyTimeoutMs?: number;
+  /**
+   * Whether a missing file (and its folder) is created (default `true`, as the service's first
+   * start does). `false` for commands on existing data: anything but a database the service made
+   * is refused with `NoDatabaseError`, untouched.
+   */
+  readonly create?: boolean;
 }
 
 /**
- * Opens (creating if needed) a SQLite database for the service and brings its schema up to date.
- * `:memory:` gives a private in-memory database, for tests.
+ * Opens (creating if needed, unless `create` is `false`) a SQLite database for the service and
+ * brings its schema up to date. `:memory:` gives a private in-memory database, for tests.
  *
  * WAL lets readers proceed while a writer commits; `synchronous=FULL` fsyncs the log at every
  * commit so that a logout or a revocation survives a power cut, not only a crash.
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database.Database {
-  if (path !== ':memory:' && path !== '') createPrivately(path);
-  const db = new Database(path, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+  const timeout = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const onDisk = path !== ':memory:' && path !== '';
+  let db: Database.Database;
+  if (onDisk && options.create === false) {
+    db = openExistingDatabase(path, timeout);
+  } else {
+    if (onDisk) createPrivately(path);
+    db = new Database(path, { timeout });
+  }
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
