@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli, USAGE, type CliOptions } from './cli.js';
@@ -71,7 +71,12 @@ async function run(
     {
       stdin: Readable.from([Buffer.from(input)]),
       stdout: { write: (text: string) => (stdout += text) },
-      stderr: { write: (text: string) => (stderr += text) },
+      stderr: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          stderr += chunk.toString('utf8');
+          done();
+        },
+      }),
       env,
     },
     options,
@@ -95,6 +100,53 @@ function spawnCli(argv: string[], env: Record<string, string>, input = ''): Prom
       resolve({ code: code ?? -1, stdout, stderr });
     });
     child.stdin.end(input);
+  });
+}
+
+/** What a terminal showed while a command ran on it, and how the command exited. */
+interface TerminalOutcome {
+  /** `null` when it had not exited after 20 s and was killed. */
+  readonly code: number | null;
+  /** Everything the terminal showed: what the command wrote and whatever echoed what was typed. */
+  readonly screen: string;
+}
+
+/**
+ * Runs the real CLI on a pseudo-terminal (util-linux `script`), as a person at a terminal would:
+ * each of `typing` is typed once the terminal shows its prompt (Enter is `\r`).
+ */
+function onTerminal(
+  argv: string[],
+  env: Record<string, string>,
+  typing: [prompt: string, keys: string][],
+): Promise<TerminalOutcome> {
+  const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, '--import', 'tsx', 'service/cli.ts', ...argv]
+    .map(quote)
+    .join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    let screen = '';
+    let shown = 0;
+    const next = [...typing];
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      screen += text;
+      const [prompt, keys] = next[0] ?? [];
+      const at = prompt === undefined ? -1 : screen.indexOf(prompt, shown);
+      if (at === -1 || keys === undefined) return;
+      shown = at + prompt!.length;
+      next.shift();
+      child.stdin.write(keys);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
   });
 }
 
@@ -585,4 +637,62 @@ test('end to end: the real process, its streams and exit codes, across restarts'
   t.after(() => store.close());
   assert.equal(await store.findApplicationByKey(digest(apiKey)), undefined);
   assert.equal(await store.countUsers(), 1);
+});
+
+test('user add on a terminal: the password is typed twice and never shown', async (t) => {
+  const { env, file } = await newDatabase(t);
+  const password = `Typed-${newSecret(16)}`;
+  // A slip corrected with Backspace, as on any terminal.
+  const outcome = await onTerminal(['user', 'add', 'alice'], env, [
+    ['Password:', `${password}\r`],
+    ['Password again:', `${password}x\x7f\r`],
+  ]);
+  assert.equal(outcome.code, 0, outcome.screen);
+  assert.match(outcome.screen, /Password: \r?\nPassword again: \r?\nuser alice added \(id 1\)/);
+  assert.equal(outcome.screen.includes(password.slice(0, 8)), false, outcome.screen);
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const alice = await store.findUserCredentials('alice');
+  assert.ok(alice !== undefined && (await verifyPassword(password, alice.passwordHash)));
+});
+
+test('user add on a terminal: two different passwords, or Ctrl-C or Ctrl-D, add no one', async (t) => {
+  const { env, file } = await newDatabase(t);
+  const [one, two] = [`Typed-${newSecret(16)}`, `Typed-${newSecret(16)}`];
+  const cases: [[string, string][], string][] = [
+    [
+      [
+        ['Password:', `${one}\r`],
+        ['Password again:', `${two}\r`],
+      ],
+      'error: the two passwords differ; nothing was written',
+    ],
+    [[['Password:', `${one}\x03`]], 'error: nothing was typed'],
+    [[['Password:', '\x04']], 'error: nothing was typed'],
+  ];
+  for (const [typing, message] of cases) {
+    const outcome = await onTerminal(['user', 'add', 'alice'], env, typing);
+    assert.equal(outcome.code, 1, outcome.screen);
+    assert.ok(outcome.screen.includes(message), outcome.screen);
+    for (const password of [one, two]) {
+      assert.equal(outcome.screen.includes(password.slice(0, 8)), false, outcome.screen);
+    }
+  }
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  assert.equal(await store.countUsers(), 0);
+});
+
+test('token revoke on a terminal: the token is typed and never shown', async (t) => {
+  const { env, file } = await newDatabase(t);
+  const token = newSecret();
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const alice = await store.createUser('alice', 'not a real hash', 0);
+  await store.createToken(digest(token), alice.id, Date.now() + 3_600_000, Date.now());
+  const outcome = await onTerminal(['token', 'revoke'], env, [['Token:', `${token}\r`]]);
+  assert.equal(outcome.code, 0, outcome.screen);
+  assert.match(outcome.screen, /Token: \r?\ntoken revoked/);
+  assert.equal(outcome.screen.includes(token.slice(0, 8)), false, outcome.screen);
+  assert.equal(await store.findToken(digest(token), Date.now()), undefined);
 });

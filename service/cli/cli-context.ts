@@ -1,10 +1,12 @@
 import type { Store } from '../store/store.js';
 
-/** Where the CLI reads and writes: the process's streams, or strings in tests. */
+/** Where the CLI reads and writes: the process's streams, or streams over strings in tests. */
 export interface CliIo {
-  readonly stdin: AsyncIterable<string | Uint8Array> & { readonly isTTY?: boolean };
+  /** Secrets come from here: all of it when piped, a line typed without echo on a terminal. */
+  readonly stdin: NodeJS.ReadableStream & { readonly isTTY?: boolean };
   readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
+  /** Errors, and the prompts for secrets typed on a terminal. */
+  readonly stderr: NodeJS.WritableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 

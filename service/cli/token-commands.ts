@@ -1,5 +1,6 @@
 import { digest } from '../security/secrets.js';
 import { type CliContext } from './cli-context.js';
+import { promptSecret } from './prompt-secret.js';
 import { readSecret } from './read-secret.js';
 import { CliError, NotFoundError } from '../errors.js';
 
@@ -10,15 +11,16 @@ import { CliError, NotFoundError } from '../errors.js';
 const TOKEN = /^[A-Za-z0-9_-]{1,512}$/;
 
 /**
- * `token revoke`: the Bearer token read from standard input stops working at once. The token
- * itself is never printed nor stored: it is looked up by its digest. Revoking a token already
- * revoked succeeds (exit 0): the state asked for holds. An unknown token is an error.
+ * `token revoke`: the Bearer token read from standard input (typed without echo on a terminal)
+ * stops working at once. The token itself is never printed nor stored: it is looked up by its
+ * digest. Revoking a token already revoked succeeds (exit 0): the state asked for holds. An
+ * unknown token is an error.
  */
 export async function revokeToken(context: CliContext): Promise<void> {
-  if (context.io.stdin.isTTY === true) {
-    context.io.stderr.write('Token (then Enter and Ctrl-D):\n');
-  }
-  const token = (await readSecret(context.io.stdin))?.trim();
+  const { stdin, stderr } = context.io;
+  const typed =
+    stdin.isTTY === true ? await promptSecret(stdin, stderr, 'Token:') : await readSecret(stdin);
+  const token = typed?.trim();
   if (token === undefined || !TOKEN.test(token)) {
     throw new CliError('standard input holds no token (the access_token of POST /api/token)');
   }

@@ -2,12 +2,14 @@ import { hashPassword, type ScryptParameters } from '../security/passwords.js';
 import { passwordProblem, usernameProblem } from '../security/credential-rules.js';
 import { type Store } from '../store/store.js';
 import { type CliContext } from './cli-context.js';
+import { promptSecret } from './prompt-secret.js';
 import { readSecret } from './read-secret.js';
 import { CliError, UsernameTakenError } from '../errors.js';
 
 /**
- * `user add <username>`: the password comes from standard input. Everything is checked before
- * the database is opened, and the user is written in one statement, so bad input writes nothing.
+ * `user add <username>`: the password comes from standard input, typed twice without echo on a
+ * terminal. Everything is checked before the database is opened, and the user is written in one
+ * statement, so bad input writes nothing.
  */
 export async function addUser(
   context: CliContext,
@@ -16,10 +18,10 @@ export async function addUser(
 ): Promise<void> {
   const badName = usernameProblem(username);
   if (badName !== undefined) throw new CliError(`${badName}: ${JSON.stringify(username)}`);
-  if (context.io.stdin.isTTY === true) {
-    context.io.stderr.write('Password (then Enter and Ctrl-D):\n');
-  }
-  const password = await readSecret(context.io.stdin);
+  const password =
+    context.io.stdin.isTTY === true
+      ? await typedPassword(context)
+      : await readSecret(context.io.stdin);
   if (password === undefined) throw new CliError('the password is too long');
   const badPassword = passwordProblem(password);
   if (badPassword !== undefined) {
@@ -34,6 +36,16 @@ export async function addUser(
     const user = await store.createUser(username, hash, context.now());
     context.io.stdout.write(`user ${user.username} added (id ${user.id})\n`);
   });
+}
+
+/** A password typed on a terminal, twice, never shown: a typing mistake cannot be seen. */
+async function typedPassword(context: CliContext): Promise<string> {
+  const { stdin, stderr } = context.io;
+  const password = await promptSecret(stdin, stderr, 'Password:');
+  if ((await promptSecret(stdin, stderr, 'Password again:')) !== password) {
+    throw new CliError('the two passwords differ; nothing was written');
+  }
+  return password;
 }
 
 /** `user list`: one line per user, `id<TAB>username<TAB>created`. */
