@@ -34,7 +34,7 @@ for (const file of ['hono.ts', 'express.ts']) {
       assert.deepEqual(description.paths['/api/headerkey']?.get.security, [
         { 'apiKeyHeader_X-API-Key': [] },
       ]);
-      assert.equal(description.paths['/api/health']?.get.security, undefined);
+      assert.deepEqual(description.paths['/api/health']?.get.security, []);
       assert.deepEqual(Object.keys(description.paths['/api/bearer'].get.responses), [
         '200',
         '400',

@@ -57,7 +57,7 @@ describe('README quickstart', () => {
     assert.deepEqual(document.paths['/api/headerkey']?.get.security, [
       { 'apiKeyHeader_X-API-Key': [] },
     ]);
-    assert.equal(document.paths['/api/health']?.get.security, undefined);
+    assert.deepEqual(document.paths['/api/health']?.get.security, []);
     assert.deepEqual(document.components.securitySchemes, {
       'apiKeyHeader_X-API-Key': { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       bearerAuth: { type: 'http', scheme: 'bearer' },

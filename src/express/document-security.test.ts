@@ -68,7 +68,7 @@ describe('documentSecurity on Express', () => {
       { 'apiKeyHeader_X-API-Key': [] },
       { bearerAuth: [] },
     ]);
-    assert.equal(op('/api/public').security, undefined);
+    assert.deepEqual(op('/api/public').security, [], 'public: an explicit security: []');
     assert.deepEqual(Object.keys(op('/api/public').responses), ['200']);
     assert.deepEqual(op('/api/session', 'post').security, [{ sessionAuth: [] }]);
     assert.deepEqual(Object.keys(op('/api/session', 'post').responses), [

@@ -21,9 +21,9 @@ describe('describeSecurity', () => {
     );
   });
 
-  it('describes a public route as having neither security nor error responses', () => {
+  it('describes a public route as security: [] without error responses', () => {
     assert.deepEqual(describeSecurity({ requirements: null, csrf: true }, 'POST'), {
-      security: undefined,
+      security: [],
       responses: {},
     });
   });

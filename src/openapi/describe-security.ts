@@ -8,8 +8,8 @@ import { securityRequirements, type SecurityRequirement } from './security-requi
 
 /** What the description says about one operation's authentication. */
 export interface SecurityDescription {
-  /** The operation's `security`, or `undefined` for none (see {@link securityRequirements}). */
-  readonly security: SecurityRequirement[] | undefined;
+  /** The operation's `security`; `[]` where no credential is described (see {@link securityRequirements}). */
+  readonly security: SecurityRequirement[];
   /** vouch's error replies by status (see {@link errorResponses}); empty when unprotected. */
   readonly responses: Record<string, ErrorResponseObject>;
 }

@@ -19,7 +19,6 @@ export type OperationAuthOf = (method: string, path: string) => OperationAuth | 
 export interface DocumentParts {
   paths?: Record<string, Record<string, unknown> | undefined>;
   components?: { securitySchemes?: Record<string, unknown> };
-  security?: readonly unknown[];
 }
 
 /** A document as vouch fills it: it may gain `components.securitySchemes`. */
@@ -37,7 +36,8 @@ const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'p
 /**
  * A copy of an OpenAPI document in which every operation vouch decides carries its `security`
  * and vouch's error responses, and `components.securitySchemes` lists the schemes in use. vouch
- * decides `security` (the description must say what is enforced); a response the operation
+ * decides `security` (the description must say what is enforced), `[]` where no credential is
+ * described, so that no operation inherits a top-level one; a response the operation
  * already documents for a status is kept. Operations vouch declares nothing for are left as they
  * are. The given document is never changed.
  */
@@ -47,7 +47,6 @@ export function fillDocument<TDocument extends object>(
 ): Filled<TDocument> {
   const result = structuredClone(document) as TDocument & DocumentParts;
   const registry = new SchemeRegistry();
-  const topLevelSecurity = (result.security?.length ?? 0) > 0;
   for (const [template, item] of Object.entries(result.paths ?? {})) {
     if (item === undefined) continue;
     const path = samplePath(template);
@@ -59,10 +58,7 @@ export function fillDocument<TDocument extends object>(
       if (auth === undefined) continue;
       if (auth.requirements !== null) registry.add(auth.requirements, `${name} ${template}`);
       const { security, responses } = describeSecurity(auth, name, { realm: auth.realm });
-      const required =
-        security ?? (auth.requirements === null && topLevelSecurity ? [] : undefined);
-      if (required === undefined) delete operation.security;
-      else operation.security = required;
+      operation.security = security;
       const given = operation.responses ?? {};
       operation.responses = { ...responses, ...given };
     }

@@ -21,4 +21,4 @@ export {
   type VouchDescribed,
 } from './security-transform.js';
 export { vouchOpenapi, type VouchOpenapiOptions } from './vouch-openapi.js';
-export { withSecurity, type WithSecurityOptions } from './with-security.js';
+export { withSecurity } from './with-security.js';

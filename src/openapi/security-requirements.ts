@@ -9,21 +9,22 @@ export type SecurityRequirement = Record<string, string[]>;
 /**
  * The operation `security` for a route's requirements: one requirement object per entry of the
  * any-of list, in order, an all-of group naming every member (AND), each listing the `scopes`
- * the operation requires; `undefined` (no `security`) for `null`.
+ * the operation requires; `[]` for `null`, which says "no credential" explicitly, so the
+ * operation neither inherits a top-level `security` nor looks undecided to linters.
  *
  * Members without a documented scheme (custom functions declared without `securityScheme`) are
  * left out: a client cannot send what is not described, and the credentials it can send are still
  * shown. An entry left with no documented member is dropped, and so is an entry that repeats an
- * earlier one; when nothing is left the result is `undefined`, and the route's 401 is still
- * documented (see {@link errorResponses}).
+ * earlier one; when nothing is left the result is `[]` too (nothing a client can send), and the
+ * route's 401 is still documented (see {@link errorResponses}).
  *
  * @example securityRequirements([[bearer], [apiKey, session]]) // [{ bearerAuth: [] }, { apiKeyHeader_key: [], sessionAuth: [] }]
  */
 export function securityRequirements(
   requirements: readonly Requirement[] | null,
   scopes: readonly string[] = [],
-): SecurityRequirement[] | undefined {
-  if (requirements === null) return undefined;
+): SecurityRequirement[] {
+  if (requirements === null) return [];
   const result: SecurityRequirement[] = [];
   const seen = new Set<string>();
   for (const requirement of requirements) {
@@ -40,5 +41,5 @@ export function securityRequirements(
     seen.add(key);
     result.push(Object.fromEntries(names.map((name) => [name, [...scopes]])));
   }
-  return result.length === 0 ? undefined : result;
+  return result;
 }

@@ -35,13 +35,7 @@ export function securityTransform(
     // transformObject runs, so the schemes must be there already.
     addSecuritySchemes(document, app.vouch.securitySchemes());
     const description = describeSecurity(auth, input.route.method, { realm: app.vouch.realm });
-    return {
-      schema: withSecurity(schema, description, {
-        isPublic: auth.requirements === null,
-        topLevelSecurity: (document.security?.length ?? 0) > 0,
-      }),
-      url,
-    };
+    return { schema: withSecurity(schema, description), url };
   };
 }
 

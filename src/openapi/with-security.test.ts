@@ -65,26 +65,19 @@ describe('withSecurity', () => {
     assert.deepEqual(schema.security, [{ bearerAuth: [] }]);
   });
 
-  it('removes security from a public route, and leaves its responses alone', () => {
+  it('says security: [] on a public route, and leaves its responses alone', () => {
     const schema = withSecurity({ security: [{ other: [] }] }, publicRoute);
-    assert.equal('security' in schema, false);
+    assert.deepEqual(schema.security, []);
     assert.equal('response' in schema, false);
   });
 
-  it('says security: [] on a public route when the document has a top-level security', () => {
-    const schema = withSecurity(undefined, publicRoute, { isPublic: true, topLevelSecurity: true });
-    assert.deepEqual(schema.security, []);
-    const protectedSchema = withSecurity(undefined, protectedRoute, { topLevelSecurity: true });
-    assert.deepEqual(protectedSchema.security, [{ bearerAuth: [] }]);
-  });
-
-  it('documents the 401 of a route whose only authenticator is undocumented', () => {
+  it('says security: [] and documents the 401 of a route whose only authenticator is undocumented', () => {
     const description: SecurityDescription = describeSecurity(
       { requirements: resolveAuth(() => 'ok', 't'), csrf: true },
       'GET',
     );
-    const schema = withSecurity(undefined, description, { topLevelSecurity: true });
-    assert.equal('security' in schema, false);
+    const schema = withSecurity(undefined, description);
+    assert.deepEqual(schema.security, []);
     const response = schema.response as Record<string, Record<string, unknown>>;
     assert.deepEqual(Object.keys(response), ['200', '401']);
     assert.equal('headers' in response['401']!, false);

@@ -2,20 +2,10 @@ import type { FastifySchema } from 'fastify';
 import type { SecurityDescription } from './describe-security.js';
 import type { ErrorResponseObject } from './responses.js';
 
-/** Options of {@link withSecurity}. */
-export interface WithSecurityOptions {
-  /**
-   * Whether the document declares a top-level `security`. An operation without `security`
-   * inherits it, so a public route then says `security: []` explicitly.
-   */
-  readonly topLevelSecurity?: boolean;
-  /** Whether the route has no authentication (`auth: null`). */
-  readonly isPublic?: boolean;
-}
-
 /**
  * A copy of a route schema, in the form `@fastify/swagger` reads, carrying vouch's `security` and
- * error responses. vouch decides `security` (the description must say what is enforced); a
+ * error responses. vouch decides `security` (the description must say what is enforced), `[]` on
+ * a public route so that it never inherits a top-level one; a
  * response the route already documents for a status is kept as it is. When the route had no
  * `response` at all, the default `200` that `@fastify/swagger` would have shown is kept too.
  * The given schema is never changed.
@@ -25,14 +15,8 @@ export interface WithSecurityOptions {
 export function withSecurity(
   schema: FastifySchema | undefined,
   description: SecurityDescription,
-  options: WithSecurityOptions = {},
 ): FastifySchema {
-  const result: FastifySchema = { ...schema };
-  const security =
-    description.security ??
-    (options.isPublic === true && options.topLevelSecurity === true ? [] : undefined);
-  if (security === undefined) delete result.security;
-  else result.security = security;
+  const result: FastifySchema = { ...schema, security: description.security };
 
   const added = Object.entries(description.responses);
   if (added.length === 0) return result;
