@@ -134,6 +134,7 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
       info: {
         title: 'vouch illustrated service',
         version: SERVICE_VERSION,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Every kind of authentication vouch offers, over real users, tokens, keys and sessions. ' +
           'Get a token from POST /api/token, then use Authorize.',
