@@ -1,9 +1,11 @@
 // Every operation of the illustrated service's served description, called over a real socket
 // as the description says (its security, parameters and body), and again without credentials
 // and without body fields: each answer's status is documented for the operation, and the answer
-// is in the documented media type (or has no body where none is documented).
+// is in the documented media type, its body valid against the documented schema (or empty where
+// no content is documented).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   operations,
   presentCredentials,
@@ -13,7 +15,10 @@ import {
   type Operation,
 } from './described-service.js';
 
-/** What was documented for an answer, or why it does not match. */
+// OpenAPI 3.1 schemas are JSON Schema 2020-12; OpenAPI's own keywords are not Ajv's business.
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+/** Fails unless the answer is documented: its status, its media type, its body's schema. */
 function checkAnswer(operation: Operation, status: number, type: string | null, body: string) {
   const where = `${operation.operationId} answered ${status}`;
   const documented =
@@ -21,20 +26,27 @@ function checkAnswer(operation: Operation, status: number, type: string | null, 
     operation.responses[`${String(status)[0]}XX`] ??
     operation.responses['default'];
   assert.ok(documented, `${where}, which it does not document: ${body}`);
-  const media = Object.keys(documented.content ?? {});
+  const media = Object.entries(documented.content ?? {});
   if (media.length === 0) {
     assert.equal(body, '', `${where} with a body where none is documented`);
     return;
   }
   // The media type without its parameters (charset), compared as RFC 9110 §8.3.1 says: no case.
   const essence = (type ?? '').split(';')[0]!.trim().toLowerCase();
-  assert.ok(
-    media.some((documentedType) => documentedType.toLowerCase() === essence),
-    `${where} in ${String(type)}, documented as ${media.join(', ')}`,
-  );
-  if (/^application\/(.+\+)?json$/.test(essence)) {
-    assert.doesNotThrow(() => JSON.parse(body) as unknown, `${where}: not JSON: ${body}`);
+  const found = media.find(([candidate]) => candidate.toLowerCase() === essence);
+  if (found === undefined) {
+    assert.fail(`${where} in ${String(type)}, documented as ${media.map(([m]) => m).join(', ')}`);
   }
+  const [, { schema }] = found;
+  let value: unknown = body;
+  if (/^application\/(.+\+)?json$/.test(essence)) {
+    assert.doesNotThrow(() => (value = JSON.parse(body)), `${where}: not JSON: ${body}`);
+  }
+  const validate = ajv.compile(schema);
+  assert.ok(
+    validate(value),
+    `${where}: ${body} is not as documented: ${ajv.errorsText(validate.errors)}`,
+  );
 }
 
 test('every answer of the service is documented, in its documented media type', async (t) => {
