@@ -1,7 +1,13 @@
 import express from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { APIKeyHeader, HttpBearer } from 'vouch';
-import { authOf, documentSecurity, requireAuth, vouchErrorHandler } from 'vouch/express';
+import {
+  authOf,
+  documentSecurity,
+  persistTokensOnly,
+  requireAuth,
+  vouchErrorHandler,
+} from 'vouch/express';
 
 const applications = new Map([['demo-key', { name: 'demo app' }]]);
 
@@ -42,7 +48,12 @@ app.get('/api/openapi.json', requireAuth(null), (_req, res) => {
 });
 const page = swaggerUi.setup(undefined, {
   customSiteTitle: document.info.title,
-  swaggerOptions: { url: '/api/openapi.json', persistAuthorization: true },
+  // Authorization kept across reloads: tokens and keys only, never a password.
+  swaggerOptions: {
+    url: '/api/openapi.json',
+    persistAuthorization: true,
+    plugins: [persistTokensOnly()],
+  },
 });
 app.use('/api/docs', requireAuth(null), swaggerUi.serve, page);
 

@@ -4,7 +4,12 @@ import { swaggerUI } from '@hono/swagger-ui';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { fileURLToPath } from 'node:url';
 import { APIKeyHeader, HttpBearer } from 'vouch';
-import { documentSecurity, requireAuth, vouchErrorHandler } from 'vouch/hono';
+import {
+  documentSecurity,
+  persistTokensOnlySource,
+  requireAuth,
+  vouchErrorHandler,
+} from 'vouch/hono';
 
 const applications = new Map([['demo-key', { name: 'demo app' }]]);
 
@@ -59,7 +64,8 @@ app.get(
     title: info.title,
     url: '/api/openapi.json',
     baseUrl: '/api/docs',
-    persistAuthorization: true,
+    persistAuthorization: true, // tokens and keys only, never a password:
+    plugins: [persistTokensOnlySource()],
   }),
 );
 app.use(

@@ -11,3 +11,4 @@ export {
 export type { ErrorClass } from '../internal/handler-for.js';
 export { documentSecurity, type RoutedApp } from './document-security.js';
 export { csrfRequestInterceptor, type CsrfNames } from '../openapi/csrf-request-interceptor.js';
+export { persistTokensOnly, type SwaggerUiPlugin } from '../openapi/persist-tokens-only.js';

@@ -14,3 +14,4 @@ export {
   csrfRequestInterceptorSource,
   type CsrfNames,
 } from '../openapi/csrf-interceptor-source.js';
+export { persistTokensOnlySource } from '../openapi/persist-tokens-only-source.js';

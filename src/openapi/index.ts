@@ -5,6 +5,8 @@ export {
   type RequestInterceptor,
 } from './csrf-request-interceptor.js';
 export { describeSecurity, type SecurityDescription } from './describe-security.js';
+export { persistTokensOnly, type SwaggerUiPlugin } from './persist-tokens-only.js';
+export { persistTokensOnlySource } from './persist-tokens-only-source.js';
 export {
   csrfCanApply,
   errorBodySchema,

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import '../fastify/types.js';
 import { csrfRequestInterceptor } from './csrf-request-interceptor.js';
+import { persistTokensOnly } from './persist-tokens-only.js';
 import { securityTransform, securityTransformObject } from './security-transform.js';
 
 /** `Omit` applied to each member of a union (the document may follow OpenAPI 3.0, 3.1 or 3.2 types). */
@@ -29,9 +30,10 @@ export interface VouchOpenapiOptions {
   /** Your own `transformObject`; it sees the document with vouch's security schemes in place. */
   readonly transformObject?: SwaggerTransformObject;
   /**
-   * Swagger UI settings, over vouch's (`urls` naming `jsonPath`, `persistAuthorization: true`, the
-   * CSRF `requestInterceptor`, `validatorUrl: null`). A `requestInterceptor` of yours replaces
-   * vouch's.
+   * Swagger UI settings, over vouch's (`urls` naming `jsonPath`, `persistAuthorization: true`
+   * keeping tokens and keys only, the CSRF `requestInterceptor`, `validatorUrl: null`). A
+   * `requestInterceptor` of yours replaces vouch's; `plugins` of yours come after vouch's
+   * {@link persistTokensOnly}.
    */
   readonly uiConfig?: FastifySwaggerUiConfigOptions;
   /** Other `@fastify/swagger-ui` options (`theme`, `logo`, `staticCSP`…). */
@@ -75,6 +77,8 @@ async function vouchOpenapiPlugin(
           }) as unknown as FastifySwaggerUiConfigOptions['requestInterceptor'],
           validatorUrl: null,
           ...options.uiConfig,
+          // Never dropped by a uiConfig of the user's: it keeps passwords out of localStorage.
+          plugins: [persistTokensOnly(), ...(options.uiConfig?.plugins ?? [])],
         },
       });
     },
@@ -86,8 +90,9 @@ async function vouchOpenapiPlugin(
  * Documents the API from vouch's own declarations: an OpenAPI 3.1 description at `jsonPath` and
  * Swagger UI at `docsPath`, both public, served by the service itself (no CDN). Every operation
  * gets its `security` and vouch's error responses; `components.securitySchemes` lists every
- * scheme in use. The page keeps authorization across reloads and copies the CSRF token from its
- * cookie into its header on unsafe requests, both named as in the vouch plugin's `csrf` option.
+ * scheme in use. The page keeps tokens and API keys across reloads (never a password, and says
+ * so: {@link persistTokensOnly}) and copies the CSRF token from its cookie into its header on
+ * unsafe requests, both named as in the vouch plugin's `csrf` option.
  * Register it after the vouch plugin and before your routes.
  *
  * @example

@@ -1,19 +1,21 @@
 // The docs page in a real browser: Debian's Chromium, driven by playwright-core, uses Swagger UI
 // on the running service the way a person would (Try it out, Authorize, Execute) and checks that
 // every kind of credential the page offers works, that authorization survives a reload, and that
-// the page adds the CSRF header to logout by itself. Screenshots go to test-results/screenshots/.
+// the page adds the CSRF header to logout by itself, and that what it keeps in localStorage holds
+// tokens and keys but never a password. Screenshots go to test-results/screenshots/.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { buildApp } from '../../service/app.js';
+import { PERSISTENCE_NOTE } from '../../src/openapi/persist-tokens-only-source.js';
 import { loadConfig } from '../../service/config/config.js';
 import { hashPassword } from '../../service/security/passwords.js';
 import { digest, newApiKey, newSecret } from '../../service/security/secrets.js';
 import { openStore } from '../../service/store/open-store.js';
 import { freePort } from '../helpers/wait.js';
-import { openChromium } from './swagger-ui.js';
+import { openChromium, type DocsPage } from './swagger-ui.js';
 
 const USERNAME = 'alice';
 const PASSWORD = 'correct horse battery staple';
@@ -46,6 +48,27 @@ async function startService(t: TestContext): Promise<{ origin: string; apiKey: s
   t.after(() => app.close());
   await app.listen({ port, host: config.host });
   return { origin, apiKey: key };
+}
+
+/** Everything the page keeps in localStorage, as one text. */
+async function kept(docs: DocsPage): Promise<string> {
+  return docs.page.evaluate(() =>
+    JSON.stringify(
+      Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)])),
+    ),
+  );
+}
+
+/** Fails if `text` holds the password in any form a page could have stored it in. */
+function assertNoPassword(text: string): void {
+  for (const form of [
+    PASSWORD,
+    encodeURIComponent(PASSWORD),
+    new URLSearchParams({ p: PASSWORD }).toString().slice(2),
+    Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64'),
+  ]) {
+    assert.equal(text.includes(form), false, `localStorage holds the password (${form}): ${text}`);
+  }
 }
 
 test(
@@ -183,6 +206,94 @@ test(
         `Basic ${Buffer.from(`${USERNAME}:${PASSWORD}`).toString('base64')}`,
       );
       assert.deepEqual(JSON.parse(outcome.body), { httpuser: USERNAME });
+    });
+
+    let accessToken = '';
+    await step(
+      'localStorage keeps the token, the key and an OAuth2 token, no password',
+      async () => {
+        // The dialog says what is kept, once, above the schemes.
+        await page.locator('.auth-wrapper .btn.authorize:not(.modal-btn)').click();
+        const notes = page.locator('.modal-ux .vouch-persistence-note');
+        assert.equal(await notes.count(), 1);
+        assert.equal((await notes.textContent())?.trim(), PERSISTENCE_NOTE);
+        await notes.scrollIntoViewIfNeeded();
+        await docs.shot('persistence-note', page.locator('.modal-ux'));
+        await page.locator('.modal-ux-header .close-modal').click();
+        await page.locator('.modal-ux').waitFor({ state: 'detached' });
+
+        const issued = page.waitForResponse(
+          (response) => new URL(response.url()).pathname === '/api/token',
+        );
+        await docs.authorize('oauth2', {
+          '#oauth_username': USERNAME,
+          '#oauth_password': PASSWORD,
+        });
+        const grant = await issued;
+        assert.equal(grant.status(), 200);
+        assert.equal(
+          new URLSearchParams(grant.request().postData() ?? '').get('password'),
+          PASSWORD,
+        );
+        accessToken = ((await grant.json()) as { access_token: string }).access_token;
+
+        const text = await kept(docs);
+        assertNoPassword(text);
+        const authorized = JSON.parse(
+          (await page.evaluate(() => localStorage.getItem('authorized'))) ?? 'null',
+        ) as Record<string, { value?: unknown; token?: unknown }>;
+        assert.deepEqual(Object.keys(authorized).sort(), ['apiKeyHeader', 'bearer', 'oauth2']);
+        assert.equal(authorized['bearer']?.value, token);
+        assert.equal(authorized['apiKeyHeader']?.value, apiKey);
+        assert.deepEqual(authorized['oauth2']?.token, {
+          token_type: 'bearer',
+          access_token: accessToken,
+        });
+      },
+    );
+
+    await step('after a reload the token and key work, Basic must be entered again', async () => {
+      await page.goto(page.url().split('#')[0] ?? page.url());
+      await page.locator('.opblock').first().waitFor();
+      assertNoPassword(await kept(docs));
+
+      const key = await docs.tryOut('get', '/api/headerkey');
+      const keyed = await docs.execute(key, '/api/headerkey');
+      assert.equal(keyed.status, '200', keyed.body);
+      assert.equal(keyed.requestHeaders['x-api-key'], apiKey);
+      const admin = await docs.tryOut('get', '/api/admin/users');
+      const users = await docs.execute(admin, '/api/admin/users');
+      assert.equal(users.status, '200', users.body);
+      assert.equal(users.requestHeaders.authorization, `Bearer ${accessToken}`);
+
+      // Authorize offers Basic's form again, empty, while the token is still applied.
+      await page.locator('.auth-wrapper .btn.authorize:not(.modal-btn)').click();
+      const modal = page.locator('.modal-ux');
+      const form = (name: string) =>
+        modal
+          .locator('.auth-container')
+          .filter({ has: page.locator('h4', { hasText: new RegExp(`^\\s*${name}\\s`) }) });
+      const password = form('basic').locator('#auth-basic-password');
+      await password.scrollIntoViewIfNeeded();
+      assert.equal(await password.inputValue(), '');
+      assert.equal(await form('basic').locator('button.authorize').count(), 1);
+      assert.equal(
+        await form('bearer').getByRole('button', { name: 'Remove authorization' }).count(),
+        1,
+      );
+      await docs.shot('basic-after-reload', form('basic'));
+      await modal.locator('.modal-ux-header .close-modal').click();
+      await modal.waitFor({ state: 'detached' });
+
+      // Entered again, Basic works again, and is still not kept.
+      await docs.authorize('basic', {
+        '#auth-basic-username': USERNAME,
+        '#auth-basic-password': PASSWORD,
+      });
+      const basic = await docs.tryOut('get', '/api/basic');
+      const outcome = await docs.execute(basic, '/api/basic');
+      assert.equal(outcome.status, '200', outcome.body);
+      assertNoPassword(await kept(docs));
     });
 
     await step('POST /api/auth/login sets the session and CSRF cookies', async () => {

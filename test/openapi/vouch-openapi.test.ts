@@ -346,11 +346,12 @@ describe('the docs page at /api/docs (contract §8)', () => {
     assert.doesNotMatch(page, /https?:\/\//);
   });
 
-  it('keeps authorization across reloads and sends X-CSRFToken on unsafe requests', async (t) => {
+  it('keeps tokens and keys across reloads and sends X-CSRFToken on unsafe requests', async (t) => {
     const app = await buildApi(t);
     const script = await app.inject('/api/docs/static/swagger-initializer.js');
     assert.equal(script.statusCode, 200);
     assert.match(script.body, /"persistAuthorization":true/);
+    assert.match(script.body, /"plugins":\[function vouchPersistTokensOnly\(\) \{/);
     assert.match(script.body, /"requestInterceptor":function vouchCsrfInterceptor\(request\)/);
     assert.match(script.body, /var cookieName = "csrftoken";/);
     assert.match(script.body, /request\.headers\["X-CSRFToken"\] = value;/);
@@ -377,6 +378,23 @@ describe('the docs page at /api/docs (contract §8)', () => {
     assert.match(script, /request\.headers\["X-XSRF"\]/);
     assert.match(script, /"docExpansion":"none"/);
     assert.match(script, /"persistAuthorization":true/);
+  });
+
+  it('runs uiConfig plugins after the one that keeps passwords out of localStorage', async (t) => {
+    const app = await buildApi(t, {
+      uiConfig: {
+        plugins: [
+          function userPlugin() {
+            return {};
+          },
+        ],
+      },
+    });
+    const script = (await app.inject('/api/docs/static/swagger-initializer.js')).body;
+    assert.match(
+      script,
+      /"plugins":\[function vouchPersistTokensOnly\(\) \{[^]*\},function userPlugin\(\)/,
+    );
   });
 
   it('lets a uiConfig requestInterceptor replace the CSRF one', async (t) => {
