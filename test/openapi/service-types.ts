@@ -528,7 +528,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -596,9 +596,11 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
+          /** @description On an ambiguous Bearer credential: `Bearer realm="api", error="invalid_request"` */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -642,7 +644,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -697,7 +699,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -741,7 +743,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -785,7 +787,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -829,7 +831,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -904,7 +906,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -963,7 +965,7 @@ export interface operations {
           }[];
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1013,7 +1015,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1070,9 +1072,11 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: a credential was sent more than once (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
       400: {
         headers: {
+          /** @description On an ambiguous Bearer credential: `Bearer realm="api", error="invalid_request"` */
+          'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
         content: {
