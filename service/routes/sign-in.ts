@@ -67,6 +67,9 @@ const invalidScope = {
   detail: 'The requested scope is malformed or not granted to this user',
   error: 'invalid_scope',
 } as const;
+const crossSite = detailResponse(
+  'CSRF check Failed: a sign-in from a page of another site (Origin, Sec-Fetch-Site or Referer)',
+);
 const refused = detailResponse(
   'A bad request, or a wrong username or password (the same answer for either)',
 );
@@ -88,12 +91,17 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
   const shedWhenBusy = async () => {
     if (login.busy()) throw new PasswordChecksBusyError();
   };
+  // Login CSRF: a page of another site must not sign the browser in, to the attacker's account or
+  // to get a device cookie planted. Refused before the body is read or the password looked at.
+  const refuseCrossSite = async (request: FastifyRequest) => {
+    if (!csrf.allowsSignIn(request)) throw new CsrfError();
+  };
 
   app.post<{ Body: TokenRequest }>(
     '/api/token',
     {
       auth: null,
-      onRequest: shedWhenBusy,
+      onRequest: [refuseCrossSite, shedWhenBusy],
       // The grant form answers its own errors (RFC 6749 §5.2), a malformed request's included.
       attachValidation: true,
       schema: {
@@ -128,6 +136,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
               error_description: { type: 'string' },
             },
           },
+          403: crossSite,
           429: tooManyAttempts,
           503: checksBusy,
         },
@@ -192,7 +201,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
     '/api/auth/login',
     {
       auth: null,
-      onRequest: shedWhenBusy,
+      onRequest: [refuseCrossSite, shedWhenBusy],
       schema: {
         operationId: 'login',
         summary: 'Sign in: sets the sessionid and csrftoken cookies',
@@ -207,15 +216,13 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
             required: ['username'],
           },
           400: refused,
-          403: detailResponse('CSRF check Failed: a sign-in from a page of another site'),
+          403: crossSite,
           429: tooManyAttempts,
           503: checksBusy,
         },
       },
     },
     async (request, reply) => {
-      // Before the password is even looked at: a sign-in from another site is refused.
-      if (!csrf.allowsSignIn(request)) throw new CsrfError();
       const signedIn = await signInWith(request);
       if (signedIn === undefined) return reply.code(400).send({ detail: wrongCredentials });
       const { user, deviceCookie } = signedIn;

@@ -343,3 +343,59 @@ describe('failed sign-in limits', () => {
     });
   }
 });
+
+describe('a sign-in from a page of another site (login CSRF)', () => {
+  // What a browser sends with a cross-site POST: Origin (null from a sandboxed or opaque page),
+  // Sec-Fetch-Site, or only a Referer.
+  const crossSite: readonly Record<string, string>[] = [
+    { origin: 'http://evil.example' },
+    { origin: 'null' },
+    { 'sec-fetch-site': 'cross-site' },
+    { 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' },
+    { 'sec-fetch-site': 'same-site', origin: 'http://sub.evil.example' },
+    { referer: 'http://evil.example/page' },
+  ];
+  const bodies: readonly [string, Record<string, string>][] = [
+    ['the plain form', { username: 'alice', password: 'wonderland' }],
+    ['the password grant', { grant_type: 'password', username: 'alice', password: 'wonderland' }],
+  ];
+  const post = (service: Service, path: string, fields: Record<string, string>, headers = {}) => {
+    const init = form(fields);
+    return service.fetch(path, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), ...headers },
+    });
+  };
+
+  for (const path of ['/api/token', '/api/auth/login']) {
+    for (const [name, fields] of bodies) {
+      if (path === '/api/auth/login' && 'grant_type' in fields) continue;
+      it(`${path} refuses it (${name}) 403 before the password: no token, no cookie`, async (t) => {
+        // One failure per username and address would lock alice out: none may be counted.
+        const limiter = createFailureLimiter({
+          perUsernameAndAddress: { attempts: 1, windowSeconds: 60 },
+        });
+        const service = await startService(t, { limiter });
+        await addUser(service.store, 'alice', 'wonderland');
+        for (const headers of crossSite) {
+          const refused = await post(service, path, fields, headers);
+          assert.equal(refused.status, 403, JSON.stringify(headers));
+          assert.deepEqual(await refused.json(), { detail: 'CSRF check Failed' });
+          assert.deepEqual(refused.headers.getSetCookie(), [], 'no device or session cookie');
+        }
+        // The page of the service itself, and a client that says nothing of where it comes from
+        // (curl, an SDK: browsers always send Origin with a cross-site POST), still sign in.
+        for (const headers of [
+          {},
+          { origin: service.config.publicOrigin },
+          { 'sec-fetch-site': 'same-origin', origin: service.config.publicOrigin },
+          { 'sec-fetch-site': 'none' },
+        ]) {
+          const allowed = await post(service, path, fields, headers);
+          assert.equal(allowed.status, 200, JSON.stringify(headers));
+          assert.ok(setCookies(allowed).has('vouch_device'));
+        }
+      });
+    }
+  }
+});
