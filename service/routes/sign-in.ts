@@ -74,6 +74,20 @@ const refused = detailResponse(
   'A bad request, or a wrong username or password (the same answer for either)',
 );
 
+/**
+ * An `onSend` hook marking every answer of a sign-in route as never to be stored, whoever made it
+ * (the handler, a hook, the body parser, an error handler): each either carries a token or a
+ * session, or says something about a password. RFC 6749 §5.1 asks the token endpoint for
+ * `Pragma: no-cache` too.
+ */
+function neverStored(pragma: boolean) {
+  return async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    reply.header('cache-control', 'no-store');
+    if (pragma) reply.header('pragma', 'no-cache');
+    return payload;
+  };
+}
+
 /** An RFC 6749 §5.2 error of the password grant. */
 function grantError(error: string, description?: string) {
   return { error, ...(description === undefined ? {} : { error_description: description }) };
@@ -102,6 +116,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
     {
       auth: null,
       onRequest: [refuseCrossSite, shedWhenBusy],
+      onSend: neverStored(true),
       // The grant form answers its own errors (RFC 6749 §5.2), a malformed request's included.
       attachValidation: true,
       schema: {
@@ -143,8 +158,6 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
       },
     },
     async (request, reply) => {
-      // RFC 6749 §5.1: a token answer, or an error about one, is never stored.
-      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       const body = request.body as TokenRequest | undefined;
       const grantType = typeof body?.grant_type === 'string' ? body.grant_type : '';
       const grant = grantType !== '';
@@ -202,6 +215,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
     {
       auth: null,
       onRequest: [refuseCrossSite, shedWhenBusy],
+      onSend: neverStored(false),
       schema: {
         operationId: 'login',
         summary: 'Sign in: sets the sessionid and csrftoken cookies',
@@ -242,7 +256,6 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
         cookie,
         deviceCookie,
       ]);
-      reply.header('cache-control', 'no-store');
       return { username: user.username };
     },
   );

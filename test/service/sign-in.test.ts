@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { hashGate } from '../../service/security/hash-gate.js';
 import { createFailureLimiter } from '../../service/security/rate-limit.js';
+import { sendRaw } from '../helpers/raw-http.js';
 import { addUser, basic, form, json, setCookies, startService, type Service } from './helpers.js';
 
 const WRONG = { detail: 'Incorrect username or password' };
@@ -398,4 +399,65 @@ describe('a sign-in from a page of another site (login CSRF)', () => {
       });
     }
   }
+});
+
+describe('every answer of a sign-in route is never stored', () => {
+  // Whoever makes the answer: the handler, a hook (CSRF, the busy check), the body parser
+  // (malformed, too large, another media type) or the validator.
+  const FORM = 'application/x-www-form-urlencoded';
+  const cases: readonly [string, Record<string, string>, string, number][] = [
+    ['signed in', { 'content-type': FORM }, 'username=alice&password=wonderland', 200],
+    ['a wrong password', { 'content-type': FORM }, 'username=alice&password=guess', 400],
+    ['no password', { 'content-type': FORM }, 'username=alice', 400],
+    ['malformed JSON', { 'content-type': 'application/json' }, '{"username":', 400],
+    ['an empty JSON body', { 'content-type': 'application/json' }, '', 400],
+    ['another media type', { 'content-type': 'application/xml' }, '<username/>', 415],
+    ['a body too large', { 'content-type': FORM }, `password=${'a'.repeat(2 ** 21)}`, 413],
+    ['another site', { 'content-type': FORM, origin: 'http://evil.example' }, 'x=1', 403],
+    ['locked out', { 'content-type': FORM }, 'username=alice&password=guess', 429],
+  ];
+
+  for (const path of ['/api/token', '/api/auth/login']) {
+    it(`${path}: Cache-Control: no-store on each answer, over inject`, async (t) => {
+      const limiter = createFailureLimiter({
+        perUsernameAndAddress: { attempts: 1, windowSeconds: 60 },
+      });
+      const gate = hashGate({ concurrency: 1, queue: 0 });
+      const service = await startService(t, { limiter, hashGate: gate });
+      await addUser(service.store, 'alice', 'wonderland');
+      const answers: [string, number, string | undefined, string | undefined][] = [];
+      const send = async (name: string, headers: Record<string, string>, payload: string) => {
+        const response = await service.app.inject({ method: 'POST', url: path, headers, payload });
+        const header = (key: string) => response.headers[key] as string | undefined;
+        answers.push([name, response.statusCode, header('cache-control'), header('pragma')]);
+      };
+      for (const [name, headers, payload] of cases) await send(name, headers, payload);
+      // Every password check taken: the next sign-in is shed before its body is read.
+      let release = () => {};
+      const held = gate.run(() => new Promise<void>((resolve) => (release = resolve)));
+      await send('checks busy', { 'content-type': FORM }, 'username=bob&password=guess');
+      release();
+      await held;
+
+      const pragma = path === '/api/token' ? 'no-cache' : undefined;
+      assert.deepEqual(answers, [
+        ...cases.map(([name, , , status]) => [name, status, 'no-store', pragma]),
+        ['checks busy', 503, 'no-store', pragma],
+      ]);
+    });
+  }
+
+  it('/api/token: Cache-Control: no-store on a 413 over a real socket', async (t) => {
+    const service = await startService(t);
+    const answer = await sendRaw(
+      Number(new URL(service.base).port),
+      'POST /api/token HTTP/1.1\r\nHost: x\r\n' +
+        `Content-Type: ${FORM}\r\nContent-Length: 4194304\r\n\r\n` +
+        'username=alice&password=',
+    );
+    assert.equal(answer.status, 413);
+    assert.match(answer.head, /^cache-control: no-store$/im);
+    assert.match(answer.head, /^pragma: no-cache$/im);
+    assert.deepEqual(Object.keys(JSON.parse(answer.body) as object), ['detail']);
+  });
 });
