@@ -19,13 +19,14 @@ import { createLoginGuard } from './auth/login-guard.js';
 import { eventsRouter } from './routes/events.js';
 import { exampleRoutes } from './routes/examples.js';
 import { healthRoute, versionRoute } from './routes/health.js';
+import { strictJsonBodies } from './routes/json-body.js';
 import { TAGS } from './routes/schemas.js';
 import { signInRoutes } from './routes/sign-in.js';
 import { deviceCookies } from './security/device-cookie.js';
 import { hashGate, type HashGate } from './security/hash-gate.js';
 import { createFailureLimiter, type FailureLimiter } from './security/rate-limit.js';
 import type { Store } from './store/store.js';
-import { RetryLaterError, ServiceError } from './errors.js';
+import { RetryLaterError } from './errors.js';
 
 /** The version the service reports, from package.json. */
 const SERVICE_VERSION = (
@@ -100,6 +101,7 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
 
   app.setValidatorCompiler(validatorCompiler());
   await app.register(formbody);
+  strictJsonBodies(app);
   await app.register(vouch, {
     auth: [auth.bearer, auth.oauth2],
     csrf: csrfOptions,
@@ -114,11 +116,12 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
     ),
   ]);
   // Every error body of the service is { detail }: Fastify's own client errors (validation,
-  // unreadable bodies) included, so routes can document one shape.
+  // unreadable bodies) and the service's (a JSON key given twice) included, so routes can
+  // document one shape. Vouch's errors and the retry-later ones also carry headers.
   app.setErrorHandler(function serviceErrors(error: FastifyError, request, reply) {
     const status: unknown = error.statusCode;
     if (
-      !(error instanceof VouchError || error instanceof ServiceError) &&
+      !(error instanceof VouchError || error instanceof RetryLaterError) &&
       typeof status === 'number' &&
       status >= 400 &&
       status < 500

@@ -98,3 +98,24 @@ export class PasswordChecksBusyError extends RetryLaterError {
     super('VOUCH_SERVICE_PASSWORD_CHECKS_BUSY', 503, 'Service Unavailable', 1);
   }
 }
+
+/**
+ * A JSON body the service will not read (400): a key given twice in one object, which
+ * `JSON.parse` would silently read as its last value (a form field given twice is refused too),
+ * or nesting too deep to be checked for that.
+ */
+export class JsonBodyError extends ServiceError {
+  readonly statusCode = 400;
+  /** The key given twice, when that is the reason. */
+  readonly key: string | undefined;
+
+  constructor(key: string | undefined) {
+    super(
+      'VOUCH_SERVICE_JSON_BODY',
+      key === undefined
+        ? 'body is nested too deeply to be read'
+        : `body gives the key ${JSON.stringify(key)} more than once`,
+    );
+    this.key = key;
+  }
+}

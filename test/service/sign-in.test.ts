@@ -73,6 +73,14 @@ const invalidBodies: readonly [string, RequestInit][] = [
   ['a JSON array for the password', json({ username: 'alice', password: ['wonderland'] })],
   ['a JSON number', json({ username: 'alice', password: 12345678 })],
   [
+    'a JSON key given twice',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"username":"alice","password":"nope","password":"wonderland"}',
+    },
+  ],
+  [
     'a form giving the password twice',
     formPairs([
       ['username', 'alice'],
