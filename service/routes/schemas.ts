@@ -32,3 +32,11 @@ export const tooManyAttempts = detailResponse(
 export const checksBusy = detailResponse(
   'Too many password checks under way, or the database does not answer; Retry-After says when to try again',
 );
+
+/** The answer of a sign-in from a page of another site (login CSRF). */
+export const crossSiteSignIn = detailResponse(
+  'CSRF check Failed: a sign-in from a page of another site (Origin, Sec-Fetch-Site or Referer)',
+);
+
+/** The answer of a sign-in whose body is larger than the sign-in routes take. */
+export const signInBodyTooLarge = detailResponse('The body is larger than 16 KiB');
