@@ -119,3 +119,15 @@ export class JsonBodyError extends ServiceError {
     this.key = key;
   }
 }
+
+/** A sign-in route sent parameters in its query string, where a password would be logged (400). */
+export class QueryParametersError extends ServiceError {
+  readonly statusCode = 400;
+
+  constructor(route: string) {
+    super(
+      'VOUCH_SERVICE_QUERY_PARAMETERS',
+      `${route} takes its parameters in the body, never in the query string`,
+    );
+  }
+}

@@ -8,13 +8,13 @@ const SECRET_HEADERS = new Set([
   'key',
   'x-csrftoken',
 ]);
-// The service's API-key parameters, and RFC 6750's access_token.
-const SECRET_PARAMS = new Set(['api_key', 'key', 'access_token']);
 const REDACTED = '[REDACTED]';
 
 /**
- * A request target with the values of credential query parameters replaced, whatever their name's
- * case, percent-encoding or brackets (`api_key[]`, `api_key[a]`, `API_KEY`).
+ * A request target with every query value replaced, and every bare name (`?<token>`, a value sent
+ * alone): the only query parameters the service reads are API keys, and anything else there may
+ * be a password or a token sent by mistake (`/api/token?password=…`), which a list of credential
+ * names would miss under a name of its own. The names stay, so the log still says what was sent.
  */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
@@ -23,16 +23,9 @@ export function redactUrl(url: string): string {
     .slice(start + 1)
     .split('&')
     .map((pair) => {
+      if (pair === '') return pair;
       const eq = pair.indexOf('=');
-      const name = eq === -1 ? pair : pair.slice(0, eq);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name.replace(/\+/g, ' '));
-      } catch {
-        // A malformed name is logged as sent; it cannot be a credential parameter.
-      }
-      const bare = decoded.replace(/\[.*$/, '').toLowerCase();
-      return SECRET_PARAMS.has(bare) ? `${name}=${REDACTED}` : pair;
+      return eq === -1 ? REDACTED : `${pair.slice(0, eq)}=${REDACTED}`;
     });
   return `${url.slice(0, start)}?${params.join('&')}`;
 }

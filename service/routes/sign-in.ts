@@ -57,6 +57,7 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
       bodyLimit: SIGN_IN_BODY_LIMIT,
       // A flood is refused before its bodies are read: each would only be refused later.
       onRequest: [hooks.refuseCrossSite, hooks.shedWhenBusy],
+      preValidation: hooks.refuseQuery,
       onSend: neverStored(false),
       schema: {
         operationId: 'login',
@@ -72,8 +73,9 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
             required: ['username'],
           },
           400: detailResponse(
-            'A bad request (a parameter missing, invalid or given twice, a JSON key given twice), ' +
-              'or a wrong username or password (the same answer for either)',
+            'A bad request (a parameter missing, invalid or given twice, a JSON key given twice, ' +
+              'a parameter in the query string), or a wrong username or password (the same ' +
+              'answer for either)',
           ),
           403: crossSiteSignIn,
           413: signInBodyTooLarge,

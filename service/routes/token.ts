@@ -85,7 +85,7 @@ export function tokenRoute(app: FastifyInstance, deps: SignInDeps): void {
       onRequest: hooks.refuseCrossSite,
       // Here the busy check waits for the body (at most 16 KiB), so that its 503 can take the
       // form the request asked for.
-      preValidation: hooks.shedWhenBusy,
+      preValidation: [hooks.refuseQuery, hooks.shedWhenBusy],
       onSend: neverStored(true),
       errorHandler: grantErrorHandler,
       schema: {
@@ -94,7 +94,7 @@ export function tokenRoute(app: FastifyInstance, deps: SignInDeps): void {
         description:
           'The plain form (no grant_type) answers its errors { detail }; the OAuth2 password ' +
           'grant (grant_type=password) answers them { error, error_description } (RFC 6749 ' +
-          '§5.2). Parameters are given once each. No OAuth clients are ' +
+          '§5.2). Parameters travel in the body only, once each. No OAuth clients are ' +
           'registered: client authentication, or a client_id alone, is refused 401.',
         tags: ['sign-in'],
         consumes: ['application/x-www-form-urlencoded', 'application/json'],
@@ -113,8 +113,9 @@ export function tokenRoute(app: FastifyInstance, deps: SignInDeps): void {
             required: ['token', 'access_token', 'token_type', 'expires_in'],
           },
           400: errorResponse(
-            'A bad request (a parameter missing, invalid or given twice, a JSON key given twice), ' +
-              'a wrong username or password (the same answer for either), or a scope malformed or not granted to the user (with error: ' +
+            'A bad request (a parameter missing, invalid or given twice, a JSON key given twice, ' +
+              'a parameter in the query string), a wrong username or password (the same answer ' +
+              'for either), or a scope malformed or not granted to the user (with error: ' +
               'invalid_scope). With grant_type, only error (invalid_request, ' +
               'unsupported_grant_type, invalid_grant, invalid_scope) and error_description',
           ),

@@ -8,6 +8,7 @@ import {
   addUser,
   basic,
   bearer,
+  form,
   json,
   login,
   setCookies,
@@ -107,7 +108,7 @@ describe('logs', () => {
     const urls = incoming.map((line) => line.req?.url);
     assert.ok(urls.includes('/api/apikey?api_key=[REDACTED]'), urls.join(' '));
     assert.ok(urls.includes('/api/multiple?key=[REDACTED]'), urls.join(' '));
-    assert.ok(urls.includes('/api/apikey?other=1&api%5Fkey=[REDACTED]'), urls.join(' '));
+    assert.ok(urls.includes('/api/apikey?other=[REDACTED]&api%5Fkey=[REDACTED]'), urls.join(' '));
     const headers = incoming.map((line) => line.req?.headers ?? {});
     for (const name of ['authorization', 'cookie', 'x-api-key', 'key']) {
       assert.ok(
@@ -147,8 +148,8 @@ describe('logs', () => {
       .map((line) => JSON.parse(line) as LogLine)
       .filter((line) => line.msg === 'incoming request')
       .map((line) => line.req?.url);
-    assert.ok(urls.includes('/api/apikey?x=1&api_key[]=[REDACTED]'), urls.join(' '));
-    assert.ok(urls.includes('/api/apikey?x=1&access_token=[REDACTED]'), urls.join(' '));
+    assert.ok(urls.includes('/api/apikey?x=[REDACTED]&api_key[]=[REDACTED]'), urls.join(' '));
+    assert.ok(urls.includes('/api/apikey?x=[REDACTED]&access_token=[REDACTED]'), urls.join(' '));
   });
 
   it('do not carry an API key sent to a route that does not exist', async (t) => {
@@ -213,5 +214,41 @@ describe('logs', () => {
       lines().filter((line) => line.includes(session.csrftoken)),
       [],
     );
+  });
+});
+
+describe('logs of a sign-in with its password in the query string', () => {
+  it('carry no query value, and the sign-in is refused 400', async (t) => {
+    const { service, lines } = await logged(t);
+    const password = 'pa55-w0rd-in-the-query';
+    await addUser(service.store, 'alice', password);
+    const query = `username=alice&password=${password}`;
+    const attempts: readonly [string, RequestInit][] = [
+      [`/api/token?${query}`, { method: 'POST' }],
+      [`/api/token?${query}&grant_type=password`, form({ grant_type: 'password' })],
+      [`/api/token?${query}`, form({ username: 'alice', password })],
+      [`/api/auth/login?${query}`, form({ username: 'alice', password })],
+      // Sent alone, as a bare name, or to a route that does not exist.
+      [`/api/token?${password}`, form({ username: 'alice', password })],
+      [`/api/tokens?client_secret=${password}`, { method: 'POST' }],
+    ];
+    for (const [path, init] of attempts) {
+      const response = await service.fetch(path, init);
+      assert.equal(response.status, path.startsWith('/api/tokens') ? 404 : 400, path);
+      assert.deepEqual(response.headers.getSetCookie(), [], path);
+    }
+    const output = lines();
+    assert.deepEqual(
+      output.filter((line) => line.includes(password)),
+      [],
+    );
+    const urls = output
+      .map((line) => JSON.parse(line) as LogLine)
+      .filter((line) => line.msg === 'incoming request')
+      .map((line) => line.req?.url);
+    // The names stay: the log still says what was sent, and where.
+    assert.ok(urls.includes('/api/token?username=[REDACTED]&password=[REDACTED]'), urls.join(' '));
+    assert.ok(urls.includes('/api/token?[REDACTED]'), urls.join(' '));
+    assert.ok(urls.includes('/api/tokens?client_secret=[REDACTED]'), urls.join(' '));
   });
 });

@@ -230,7 +230,7 @@ describe('POST /api/token, the OAuth2 password grant', () => {
     });
   });
 
-  describe('RFC 6749 §3.2: parameters are not repeated', () => {
+  describe('RFC 6749 §3.2: parameters are not repeated, and travel in the body', () => {
     it('answers invalid_request to grant_type given twice in a form', async (t) => {
       const service = await withAlice(t);
       for (const body of [
@@ -269,6 +269,26 @@ describe('POST /api/token, the OAuth2 password grant', () => {
           '{"username":"mallory","username":"alice","password":"wonderland"}',
           path,
         );
+        assert.equal(answer.status, 400, path);
+        assert.deepEqual(Object.keys(answer.body), ['detail'], path);
+        assert.deepEqual(answer.cookies, [], path);
+      }
+    });
+
+    it('refuses a password in the query string, in either form', async (t) => {
+      const service = await withAlice(t);
+      const query = '?username=alice&password=wonderland';
+      const grantAnswer = await answerOf(
+        await service.fetch(`/api/token${query}`, form({ grant_type: 'password' })),
+      );
+      assert.equal(grantAnswer.status, 400);
+      assert.equal(grantAnswer.body.error, 'invalid_request');
+      for (const [path, init] of [
+        ['/api/token', form({ username: 'alice', password: 'wonderland' })],
+        ['/api/token', { method: 'POST' }],
+        ['/api/auth/login', form({ username: 'alice', password: 'wonderland' })],
+      ] as const) {
+        const answer = await answerOf(await service.fetch(`${path}${query}`, init));
         assert.equal(answer.status, 400, path);
         assert.deepEqual(Object.keys(answer.body), ['detail'], path);
         assert.deepEqual(answer.cookies, [], path);
