@@ -45,7 +45,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Exchange a username and password for a Bearer token */
+    /**
+     * Exchange a username and password for a Bearer token
+     * @description The plain form (no grant_type) answers its errors { detail }; the OAuth2 password grant (grant_type=password) answers them { error, error_description } (RFC 6749 §5.2). Parameters travel in the body only, once each. No OAuth clients are registered: client authentication, or a client_id alone, is refused 401.
+     */
     post: operations['createToken'];
     delete?: never;
     options?: never;
@@ -364,6 +367,16 @@ export interface operations {
            * @default
            */
           grant_type?: string;
+          /**
+           * @description Leave out or empty: the service registers no OAuth clients, so a client_id names an unknown client (401 invalid_client), a public one (RFC 6749 §2.1) included
+           * @default
+           */
+          client_id?: string;
+          /**
+           * @description Leave out or empty: no client can authenticate (401)
+           * @default
+           */
+          client_secret?: string;
         };
         'application/json': {
           username: string;
@@ -378,6 +391,16 @@ export interface operations {
            * @default
            */
           grant_type?: string;
+          /**
+           * @description Leave out or empty: the service registers no OAuth clients, so a client_id names an unknown client (401 invalid_client), a public one (RFC 6749 §2.1) included
+           * @default
+           */
+          client_id?: string;
+          /**
+           * @description Leave out or empty: no client can authenticate (401)
+           * @default
+           */
+          client_secret?: string;
         };
       };
     };
@@ -398,7 +421,7 @@ export interface operations {
           };
         };
       };
-      /** @description A bad request, a wrong username or password (the same answer for either), or a scope malformed or not granted to the user (with error: invalid_scope). With grant_type, only error (invalid_request, unsupported_grant_type, invalid_grant, invalid_scope) and error_description */
+      /** @description A bad request (a parameter missing, invalid or given twice, a JSON key given twice, a parameter in the query string), a wrong username or password (the same answer for either), or a scope malformed or not granted to the user (with error: invalid_scope). With grant_type, only error (invalid_request, unsupported_grant_type, invalid_grant, invalid_scope) and error_description */
       400: {
         headers: {
           [name: string]: unknown;
@@ -411,8 +434,21 @@ export interface operations {
           };
         };
       };
-      /** @description Too many failed sign-ins from this address or for this username; Retry-After says when to try again */
-      429: {
+      /** @description Client authentication presented (HTTP Basic, client_id, client_secret): no client is registered. With grant_type, error: invalid_client; with HTTP Basic, a WWW-Authenticate: Basic challenge */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail?: string;
+            error?: string;
+            error_description?: string;
+          };
+        };
+      };
+      /** @description CSRF check Failed: a sign-in from a page of another site (Origin, Sec-Fetch-Site or Referer) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -422,14 +458,40 @@ export interface operations {
           };
         };
       };
-      /** @description Too many password checks under way, or the database does not answer; Retry-After says when to try again */
-      503: {
+      /** @description The body is larger than 16 KiB */
+      413: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             detail: string;
+          };
+        };
+      };
+      /** @description Too many failed sign-ins from this address or for this username; Retry-After says when to try again. With grant_type, error: temporarily_unavailable */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail?: string;
+            error?: string;
+            error_description?: string;
+          };
+        };
+      };
+      /** @description Too many password checks under way, or the database does not answer; Retry-After says when to try again. With grant_type, error: temporarily_unavailable */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail?: string;
+            error?: string;
+            error_description?: string;
           };
         };
       };
@@ -466,7 +528,7 @@ export interface operations {
           };
         };
       };
-      /** @description A bad request, or a wrong username or password (the same answer for either) */
+      /** @description A bad request (a parameter missing, invalid or given twice, a JSON key given twice, a parameter in the query string), or a wrong username or password (the same answer for either) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -477,8 +539,19 @@ export interface operations {
           };
         };
       };
-      /** @description CSRF check Failed: a sign-in from a page of another site */
+      /** @description CSRF check Failed: a sign-in from a page of another site (Origin, Sec-Fetch-Site or Referer) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
+      /** @description The body is larger than 16 KiB */
+      413: {
         headers: {
           [name: string]: unknown;
         };
