@@ -73,6 +73,25 @@ describe('Authenticator', () => {
       );
     }
   });
+  it('consults no store unless told so; a session does unless told otherwise', () => {
+    const hook = (): string => 'x';
+    const sessions = new MemorySessionStore();
+    // [authenticator, consultsStore]
+    const rows: readonly [Authenticator, boolean][] = [
+      [new Minimal('m'), false],
+      [new Minimal('m', { consultsStore: true }), true],
+      [authFunction(hook, { consultsStore: true }), true],
+      [new HttpBearer({ authenticate: hook }), false],
+      [new HttpBearer({ authenticate: hook, consultsStore: true }), true],
+      [new HttpBasic({ authenticate: hook, consultsStore: true }), true],
+      [new APIKeyHeader({ authenticate: hook, consultsStore: true }), true],
+      [new SessionAuth({ store: sessions }), true],
+      [new SessionAuth({ store: sessions, consultsStore: false }), false],
+    ];
+    for (const [auth, consultsStore] of rows) {
+      assert.equal(auth.consultsStore, consultsStore, auth.schemeName);
+    }
+  });
 });
 
 describe('quote', () => {

@@ -16,6 +16,13 @@ export interface AuthenticatorOptions {
   readonly name?: string;
   /** Realm for this authenticator's challenge; defaults to the API-wide realm. */
   readonly realm?: string;
+  /**
+   * Whether it checks credentials against a store that may not answer (a database, a remote
+   * service), its hook then throwing `StoreUnavailableError`: the 503 with `Retry-After` is then
+   * documented on the routes it protects. Default `false`; `true` for `SessionAuth` and a
+   * `JwtBearer` given a `jwksUrl`.
+   */
+  readonly consultsStore?: boolean;
 }
 
 /**
@@ -29,11 +36,14 @@ export abstract class Authenticator<TAuth = unknown> {
   readonly schemeName: string;
   /** The realm given to this authenticator, if any. */
   readonly realm: string | undefined;
+  /** Whether a store it consults may answer 503 (see {@link AuthenticatorOptions.consultsStore}). */
+  readonly consultsStore: boolean;
 
   constructor(defaultName: string, options: AuthenticatorOptions = {}) {
     this.schemeName = options.name ?? defaultName;
     if (options.realm !== undefined) requirePrintable(options.realm, 'realm');
     this.realm = options.realm;
+    this.consultsStore = options.consultsStore ?? false;
   }
 
   /** The OpenAPI Security Scheme this authenticator enforces, or `undefined` when undocumented. */

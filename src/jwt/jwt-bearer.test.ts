@@ -408,6 +408,19 @@ describe('JwtBearer', () => {
     });
   });
 
+  it('consults a store (its 503 documented) over a JWKS URL, or when told so', () => {
+    const local: JwtBearerOptions = { ...settings, keys: { keys: [] }, algorithms: ['RS256'] };
+    const remote: JwtBearerOptions = {
+      ...settings,
+      jwksUrl: `${ISSUER}jwks.json`,
+      algorithms: ['RS256'],
+    };
+    assert.equal(new JwtBearer(local).consultsStore, false);
+    assert.equal(new JwtBearer({ ...local, consultsStore: true }).consultsStore, true);
+    assert.equal(new JwtBearer(remote).consultsStore, true);
+    assert.equal(new JwtBearer({ ...remote, consultsStore: false }).consultsStore, false);
+  });
+
   it('answers absent without a token and reads no other scheme', async () => {
     const bearer = new JwtBearer({
       ...settings,

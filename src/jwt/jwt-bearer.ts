@@ -89,6 +89,8 @@ export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
       ...(options.realm === undefined ? {} : { realm: options.realm }),
       ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
       ...(options.description === undefined ? {} : { description: options.description }),
+      // A JWKS that cannot be fetched is a 503; so is a store that `map` reads, when it says so.
+      consultsStore: options.consultsStore ?? options.jwksUrl !== undefined,
     });
     this.#keys = verificationKeys(options, {
       timeout: milliseconds(options.jwksTimeout, 5000, 'jwksTimeout'),

@@ -22,6 +22,16 @@ const queryKey = new APIKeyQuery({ paramName: 'api_key', authenticate: (_r, key)
 const headerKey = new APIKeyHeader({ paramName: 'X-API-Key', authenticate: (_r, key) => key });
 const cookieKey = new APIKeyCookie({ paramName: 'X-API-KEY', authenticate: (_r, key) => key });
 const session = new SessionAuth({ store: new MemorySessionStore() });
+const memorySession = new SessionAuth({
+  name: 'memorySession',
+  store: new MemorySessionStore(),
+  consultsStore: false,
+});
+const database = new HttpBearer({
+  name: 'database',
+  consultsStore: true,
+  authenticate: (_request, token) => token,
+});
 const plain = () => 'ok';
 const challenging = authFunction(() => 'ok', { challenge: 'Custom realm="fn"' });
 
@@ -79,6 +89,24 @@ describe('errorResponses (contract §5, §8)', () => {
     },
     { name: 'session, GET', spec: session, method: 'GET', expected: ['400', '401', '503'] },
     {
+      name: 'a session store that says it never fails: no 503',
+      spec: memorySession,
+      method: 'GET',
+      expected: ['400', '401'],
+    },
+    {
+      name: 'a hook that consults a store: 503',
+      spec: database,
+      method: 'GET',
+      expected: ['400', '401', '503'],
+    },
+    {
+      name: 'a member that consults a store anywhere in the list',
+      spec: [plain, allOf(headerKey, database)],
+      method: 'GET',
+      expected: ['400', '401', '503'],
+    },
+    {
       name: 'a cookie member anywhere in the list',
       spec: [bearer, allOf(headerKey, cookieKey)],
       method: 'POST',
@@ -121,6 +149,10 @@ describe('errorResponses (contract §5, §8)', () => {
     }
     assert.match(responses['403']!.description, /^CSRF check Failed/);
     assert.deepEqual(Object.keys(responses['503']!.headers!), ['Retry-After']);
+    assert.deepEqual(responses['503']!.headers!['Retry-After']!.schema, {
+      type: 'integer',
+      minimum: 0,
+    });
   });
 
   it('describes WWW-Authenticate with the challenges of the members', () => {

@@ -1,7 +1,6 @@
 import type { Requirement } from '../core/auth-spec.js';
 import type { Authenticator } from '../core/authenticator.js';
 import type { RouteAuth } from '../fastify/route-auth.js';
-import { SessionAuth } from '../session/session-auth.js';
 import { isSafeMethod } from '../core/safe-method.js';
 import { distinctLines } from '../core/authenticate.js';
 
@@ -57,10 +56,11 @@ export function csrfCanApply(route: RouteAuth, method: string | readonly string[
  * - 403 where the CSRF check can apply ({@link csrfCanApply}) or the route requires scopes;
  * - 400 where a credential read from a header, query or cookie can be sent twice, or a Bearer
  *   token by two methods (ambiguous), with Bearer's `invalid_request` challenge;
- * - 503 where a session store is consulted.
+ * - 503 with `Retry-After` where an authenticator consults a store that may not answer
+ *   (`consultsStore`: `SessionAuth`, a `JwtBearer` over a JWKS URL, a hook that says it reads one).
  *
- * A hook's own `AuthorizationError` (403) or `StoreUnavailableError` (503) is the application's
- * to document: vouch cannot know which hooks throw them.
+ * A hook's own `AuthorizationError` (403) is the application's to document: vouch cannot know
+ * which hooks throw it.
  *
  * @example errorResponses({ requirements: [[bearer]], csrf: true }, 'GET') // { 400: …, 401: … }
  */
@@ -127,13 +127,16 @@ export function errorResponses(
           },
     );
   }
-  if (all.some((member) => member instanceof SessionAuth)) {
-    responses['503'] = errorResponse('Service Unavailable: the session store did not answer', {
-      'Retry-After': {
-        description: 'Seconds to wait before retrying',
-        schema: { type: 'integer', minimum: 0 },
+  if (all.some((member) => member.consultsStore)) {
+    responses['503'] = errorResponse(
+      'Service Unavailable: a store the credential is checked against did not answer',
+      {
+        'Retry-After': {
+          description: 'Seconds to wait before retrying',
+          schema: { type: 'integer', minimum: 0 },
+        },
       },
-    });
+    );
   }
   return responses;
 }

@@ -39,7 +39,8 @@ export class SessionAuth<TUser = unknown> extends Authenticator<TUser> {
     const cookieName = options.cookieName ?? 'sessionid';
     super(
       cookieName === 'sessionid' ? 'sessionAuth' : `sessionAuth_${schemeNamePart(cookieName)}`,
-      options,
+      // A session store may fail (StoreUnavailableError); one that never does can say so.
+      { ...options, consultsStore: options.consultsStore ?? true },
     );
     requireToken(cookieName, 'SessionAuth cookieName');
     this.cookieName = cookieName;
