@@ -45,6 +45,8 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
   const bearer = new HttpBearer({
     name: 'bearer',
     description: 'A token from POST /api/token',
+    // Every credential below is looked up in the database: its outage answers 503, documented.
+    consultsStore: true,
     authenticate: token,
   });
   // The same tokens, documented as the OAuth2 password flow: the docs page signs in with a
@@ -55,12 +57,14 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
     tokenUrl: '/api/token',
     scopes: { admin: 'List every user (GET /api/admin/users)' },
     description: 'Sign in with a username and password; the page then sends the token',
+    consultsStore: true,
     authenticate: (request, presented) =>
       refused.has(request) ? undefined : token(request, presented),
   });
   const basic = new HttpBasic({
     name: 'basic',
     description: 'A username and password',
+    consultsStore: true,
     authenticate: async (request, username, password) =>
       (await login.check(signInSource(request), username, password))?.user.username,
   });
@@ -77,6 +81,7 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
     name,
     paramName,
     description: `An application key in the ${where}`,
+    consultsStore: true,
     authenticate: application,
   });
   const headerKey = new APIKeyHeader(key('apiKeyHeader', 'X-API-Key', 'X-API-Key header'));

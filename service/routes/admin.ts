@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Authenticators } from '../auth/authenticators.js';
 import type { Store } from '../store/store.js';
+import { storeUnavailable } from './schemas.js';
 
 /** The administration operations: a Bearer token carrying the `admin` scope. */
 export function adminRoutes(app: FastifyInstance, auth: Authenticators, store: Store): void {
@@ -20,6 +21,8 @@ export function adminRoutes(app: FastifyInstance, auth: Authenticators, store: S
             properties: { users: { type: 'array', items: { type: 'string' } } },
             required: ['users'],
           },
+          // The handler reads the database too, whatever answered for the token.
+          503: storeUnavailable,
         },
       },
     },

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { authOf, withAuth } from 'vouch/fastify';
 import type { Authenticators } from '../auth/authenticators.js';
-import { tooManyAttempts } from './schemas.js';
+import { checksBusy, tooManyAttempts } from './schemas.js';
 
 /**
  * An operation of the examples group, answering text. Its media type is said explicitly: a bare
@@ -59,7 +59,7 @@ export function exampleRoutes(app: FastifyInstance, auth: Authenticators): void 
     async (request) => ({ token: authOf(request, auth.bearer).token }),
   );
   app.get('/api/basic', {
-    // Basic shares the failed sign-in limits of POST /api/token.
+    // Basic shares the failed sign-in limits and the password checks of POST /api/token.
     schema: objectWith(
       'getBasic',
       'HTTP Basic over the users table',
@@ -67,6 +67,7 @@ export function exampleRoutes(app: FastifyInstance, auth: Authenticators): void 
       'The signed-in username',
       {
         429: tooManyAttempts,
+        503: checksBusy,
       },
     ),
     ...withAuth(auth.basic, async (request) => ({ httpuser: request.auth })),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { StoreUnavailableError } from 'vouch';
 import type { Store } from '../store/store.js';
-import { detailResponse } from './schemas.js';
+import { storeUnavailable } from './schemas.js';
 
 /** `GET /api/version`: what is running; no authentication and no store access. */
 export function versionRoute(app: FastifyInstance, version: string): void {
@@ -45,7 +45,7 @@ export function healthRoute(app: FastifyInstance, store: Store): void {
             properties: { status: { type: 'string' } },
             required: ['status'],
           },
-          503: detailResponse('The database does not answer; Retry-After says when to try again'),
+          503: storeUnavailable,
         },
       },
     },

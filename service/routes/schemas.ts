@@ -1,5 +1,5 @@
 // What the service's routes share in their descriptions: the tags they are grouped under on the
-// docs page, and the shape of every error body.
+// docs page, the shape of every error body, and the answers that say when to try again.
 
 /** The docs page's groups, in the order it shows them. */
 export const TAGS = [
@@ -23,13 +23,35 @@ export function detailResponse(description: string) {
   } as const;
 }
 
+/** `Retry-After`, as every 429 and 503 of the service carries it: whole seconds. */
+export const retryAfter = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    type: 'integer',
+    minimum: 0,
+  },
+} as const;
+
+/** An error reply that says when to try again: `{ "detail": … }` with `Retry-After`. */
+export function retryLaterResponse(description: string) {
+  return { ...detailResponse(description), headers: retryAfter } as const;
+}
+
+/**
+ * The answer of an operation when the database does not answer (an outage, a lock held past the
+ * timeout): whatever reads it, a credential's lookup or the operation itself.
+ */
+export const storeUnavailable = retryLaterResponse(
+  'The database does not answer; Retry-After says when to try again',
+);
+
 /** The answer of a sign-in that failed too often. */
-export const tooManyAttempts = detailResponse(
+export const tooManyAttempts = retryLaterResponse(
   'Too many failed sign-ins from this address or for this username; Retry-After says when to try again',
 );
 
 /** The answer of a sign-in when every password check is taken. */
-export const checksBusy = detailResponse(
+export const checksBusy = retryLaterResponse(
   'Too many password checks under way, or the database does not answer; Retry-After says when to try again',
 );
 

@@ -4,7 +4,7 @@ import { signInSource } from '../auth/login-guard.js';
 import { parseScope } from '../security/scopes.js';
 import { digest, newSecret } from '../security/secrets.js';
 import { asksForGrant, grantError, grantErrorHandler } from './grant-errors.js';
-import { crossSiteSignIn, signInBodyTooLarge } from './schemas.js';
+import { crossSiteSignIn, retryAfter, signInBodyTooLarge } from './schemas.js';
 import { neverStored, SIGN_IN_BODY_LIMIT, signInHooks } from './sign-in-hooks.js';
 import type { SignInDeps } from './sign-in.js';
 
@@ -70,6 +70,11 @@ function errorResponse(description: string) {
   } as const;
 }
 
+/** An error answer of {@link errorResponse}'s shape that says when to try again. */
+function retryLater(description: string) {
+  return { ...errorResponse(description), headers: retryAfter } as const;
+}
+
 /** `POST /api/token`: a Bearer token for a username and password (contract §7, RFC 6749 §4.3). */
 export function tokenRoute(app: FastifyInstance, deps: SignInDeps): void {
   const { config, store, login, csrf, auth, now } = deps;
@@ -126,11 +131,11 @@ export function tokenRoute(app: FastifyInstance, deps: SignInDeps): void {
           ),
           403: crossSiteSignIn,
           413: signInBodyTooLarge,
-          429: errorResponse(
+          429: retryLater(
             'Too many failed sign-ins from this address or for this username; Retry-After says ' +
               'when to try again. With grant_type, error: temporarily_unavailable',
           ),
-          503: errorResponse(
+          503: retryLater(
             'Too many password checks under way, or the database does not answer; Retry-After ' +
               'says when to try again. With grant_type, error: temporarily_unavailable',
           ),

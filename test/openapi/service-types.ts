@@ -312,6 +312,8 @@ export interface operations {
       /** @description The database does not answer; Retry-After says when to try again */
       503: {
         headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -472,6 +474,8 @@ export interface operations {
       /** @description Too many failed sign-ins from this address or for this username; Retry-After says when to try again. With grant_type, error: temporarily_unavailable */
       429: {
         headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -485,6 +489,8 @@ export interface operations {
       /** @description Too many password checks under way, or the database does not answer; Retry-After says when to try again. With grant_type, error: temporarily_unavailable */
       503: {
         headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -564,6 +570,8 @@ export interface operations {
       /** @description Too many failed sign-ins from this address or for this username; Retry-After says when to try again */
       429: {
         headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -575,6 +583,8 @@ export interface operations {
       /** @description Too many password checks under way, or the database does not answer; Retry-After says when to try again */
       503: {
         headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -634,7 +644,7 @@ export interface operations {
           };
         };
       };
-      /** @description Service Unavailable: the session store did not answer */
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -695,6 +705,19 @@ export interface operations {
           };
         };
       };
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
     };
   };
   getBasic: {
@@ -744,6 +767,21 @@ export interface operations {
       /** @description Too many failed sign-ins from this address or for this username; Retry-After says when to try again */
       429: {
         headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
+      /** @description Too many password checks under way, or the database does not answer; Retry-After says when to try again */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -796,6 +834,19 @@ export interface operations {
           };
         };
       };
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
     };
   };
   getHeaderKey: {
@@ -832,6 +883,19 @@ export interface operations {
         headers: {
           /** @description One line per authenticator tried, among: `APIKey realm="api", in="header", name="X-API-Key"` */
           'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -884,6 +948,19 @@ export interface operations {
           };
         };
       };
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
     };
   };
   getMultiple: {
@@ -920,6 +997,19 @@ export interface operations {
         headers: {
           /** @description One line per authenticator tried, among: `APIKey realm="api", in="query", name="key"`, `APIKey realm="api", in="header", name="key"` */
           'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1001,7 +1091,7 @@ export interface operations {
           };
         };
       };
-      /** @description Service Unavailable: the session store did not answer */
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1054,6 +1144,19 @@ export interface operations {
         headers: {
           /** @description One line per authenticator tried, among: `APIKey realm="api", in="header", name="X-API-Key"` */
           'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1123,6 +1226,19 @@ export interface operations {
           };
         };
       };
+      /** @description Service Unavailable: a store the credential is checked against did not answer */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
     };
   };
   listUsers: {
@@ -1176,6 +1292,19 @@ export interface operations {
         headers: {
           /** @description On a lack of scope: `Bearer realm="api", error="insufficient_scope", scope="admin"` */
           'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
+      /** @description The database does not answer; Retry-After says when to try again */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
