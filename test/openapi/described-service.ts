@@ -9,6 +9,7 @@ import {
   login,
   startService,
   type Service,
+  type StartOptions,
 } from '../service/helpers.js';
 
 /** The parts of an OpenAPI 3.1 description these tests read. */
@@ -23,7 +24,13 @@ export interface Operation {
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
   requestBody?: { content: Record<string, { schema: Schema }> };
-  responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
+  responses: Record<string, Answer>;
+}
+
+/** One documented answer of an operation. */
+export interface Answer {
+  headers?: Record<string, { schema: Schema }>;
+  content?: Record<string, { schema: Schema }>;
 }
 
 /** A security scheme object. */
@@ -55,9 +62,15 @@ export interface DescribedService {
   readonly token: string;
 }
 
-/** Starts the service, seeds it, and reads `/api/openapi.json` as a client would. */
-export async function startDescribedService(t: TestContext): Promise<DescribedService> {
-  const service = await startService(t);
+/**
+ * Starts the service (as `options` say: another database, other settings), seeds it, and reads
+ * `/api/openapi.json` as a client would.
+ */
+export async function startDescribedService(
+  t: TestContext,
+  options: StartOptions = {},
+): Promise<DescribedService> {
+  const service = await startService(t, options);
   const username = 'described';
   const password = 'described password';
   await addUser(service.store, username, password);

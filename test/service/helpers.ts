@@ -34,7 +34,7 @@ export interface Service {
   readonly app: FastifyInstance;
   readonly store: Store;
   readonly config: Config;
-  /** The SQLite file. */
+  /** The SQLite file; empty when the service runs on the `databaseUrl` it was given. */
   readonly file: string;
   /** `fetch` relative to {@link base}. */
   readonly fetch: (path: string, init?: RequestInit) => Promise<Response>;
@@ -50,6 +50,8 @@ export interface StartOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Reuse this SQLite file instead of a new one. */
   readonly file?: string;
+  /** Run on this database (a `DATABASE_URL`, e.g. `postgres://…`) instead of a SQLite file. */
+  readonly databaseUrl?: string;
   /** The server secret (a fresh one by default). */
   readonly secretKey?: string;
   /** Leave the app and store open at the end of the test (the test closes them itself). */
@@ -57,17 +59,20 @@ export interface StartOptions {
 }
 
 /**
- * Builds the service over a fresh SQLite file and listens on a random loopback port; the app and
- * the store are closed when the test ends.
+ * Builds the service over a fresh SQLite file (or the `databaseUrl` given) and listens on a random
+ * loopback port; the app and the store are closed when the test ends.
  */
 export async function startService(t: TestContext, options: StartOptions = {}): Promise<Service> {
+  const onSqlite = options.databaseUrl === undefined;
   const dir =
-    options.file === undefined ? await mkdtemp(join(tmpdir(), 'vouch-service-')) : undefined;
-  const file = options.file ?? join(dir!, 'vouch.db');
+    onSqlite && options.file === undefined
+      ? await mkdtemp(join(tmpdir(), 'vouch-service-'))
+      : undefined;
+  const file = onSqlite ? (options.file ?? join(dir!, 'vouch.db')) : '';
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     ...options.env,
-    DATABASE_URL: `sqlite:${file}`,
+    DATABASE_URL: options.databaseUrl ?? `sqlite:${file}`,
   });
   const store = await openStore(config.databaseUrl, {
     credentialCache: credentialCache(config.credentialCacheMs),
