@@ -51,3 +51,33 @@ test('refuses a check that would be answered later than maxAnswerMs at the recen
   assert.ok(checked >= 2 && checked <= 4, `${checked} checks were taken`);
   assert.equal(gate.busy(), false, 'free again once they are done');
 });
+
+test('a waiting check whose turn comes too late is refused at its deadline, never run', async () => {
+  const gate = hashGate({ concurrency: 1, queue: 1, maxAnswerMs: 300 });
+  // The pace is learned from the checks themselves: about 20 ms each.
+  for (let i = 0; i < 5; i++) await gate.run(() => sleep(20));
+  // Then a check slows down far past the pace, with another waiting behind it.
+  const slow = gate.run(() => sleep(700).then(() => 'slow'));
+  let ran = false;
+  const started = performance.now();
+  const waiting = gate.run(async () => {
+    ran = true;
+    return 'waited';
+  });
+  await assert.rejects(waiting, (error: unknown) => {
+    assert.ok(error instanceof PasswordChecksBusyError);
+    assert.equal(error.code, 'VOUCH_SERVICE_PASSWORD_CHECKS_BUSY');
+    return true;
+  });
+  const waitedMs = performance.now() - started;
+  // It may wait 300 ms less its expected 20 or so, whatever the slow check does.
+  assert.ok(waitedMs >= 200 && waitedMs < 600, `refused after ${waitedMs} ms`);
+  // The refused check no longer counts as waiting: another may take its place at once.
+  assert.equal(gate.busy(), false);
+  assert.equal(await slow, 'slow');
+  assert.equal(ran, false, 'a refused check never runs');
+  // Once the slow check has ended and the refused one's turn has been passed over, a check that
+  // can start at once is taken, however slow the last one was.
+  await sleep(0);
+  assert.equal(await gate.run(() => Promise.resolve('free')), 'free');
+});

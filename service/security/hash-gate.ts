@@ -10,7 +10,8 @@ export interface HashGateOptions {
   /**
    * The longest a check that must wait may be expected to take, its wait and itself (default
    * 1500 ms), judged from how long recent checks took on this machine; one expected to take longer
-   * is refused. One that can start at once is always taken.
+   * is refused, and one still waiting when its turn can no longer come in time is refused then.
+   * One that can start at once is always taken.
    */
   readonly maxAnswerMs?: number;
 }
@@ -27,7 +28,9 @@ export interface HashGate {
  * Bounds the scrypt work a flood of sign-ins can pile up: each check is expensive by design, so
  * unbounded they exhaust memory and keep the CPU busy long after the clients have left. A check is
  * taken only when the queue has room and, at the pace of the recent checks, it would be answered
- * within `maxAnswerMs`; any other is answered 503 at once.
+ * within `maxAnswerMs`; any other is refused at once. A check whose turn has not come by the time
+ * it would have to start to end within `maxAnswerMs` is refused then, so that no wait outlasts
+ * that bound when checks slow down after it was taken.
  *
  * @example const user = await gate.run(() => checkLogin(store, username, password));
  */
@@ -50,19 +53,40 @@ export function hashGate(options: HashGateOptions = {}): HashGate {
       if (recent.length > 5) recent.shift();
     }
   };
+  // Waiting checks refused at their deadline, whose turns p-limit has yet to pass over.
+  let abandoned = 0;
+  const ahead = () => limit.activeCount + limit.pendingCount - abandoned;
   const busy = () => {
-    const ahead = limit.activeCount + limit.pendingCount;
+    const count = ahead();
     // A check that can start at once is never refused, however slow checks are here.
-    if (ahead < concurrency) return false;
+    if (count < concurrency) return false;
     // The checks that must end before this one starts, then this one, `concurrency` at a time.
-    const answerMs = (Math.floor(ahead / concurrency) + 1) * estimateMs();
-    return ahead >= capacity || answerMs > maxAnswerMs;
+    const answerMs = (Math.floor(count / concurrency) + 1) * estimateMs();
+    return count >= capacity || answerMs > maxAnswerMs;
   };
   return {
     busy,
-    run(check) {
+    run<T>(check: () => Promise<T>): Promise<T> {
       if (busy()) return Promise.reject(new PasswordChecksBusyError());
-      return limit(() => timed(check));
+      // How long it may wait for its turn and still end within maxAnswerMs at the recent pace.
+      const patienceMs = maxAnswerMs - estimateMs();
+      if (ahead() < concurrency || !Number.isFinite(patienceMs)) return limit(() => timed(check));
+      return new Promise<T>((resolve, reject) => {
+        let refused = false;
+        const deadline = setTimeout(() => {
+          refused = true;
+          abandoned++;
+          reject(new PasswordChecksBusyError());
+        }, patienceMs);
+        void limit(async () => {
+          if (refused) {
+            abandoned--;
+            return;
+          }
+          clearTimeout(deadline);
+          await timed(check).then(resolve, reject);
+        });
+      });
     },
   };
 }
