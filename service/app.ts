@@ -25,6 +25,7 @@ import { signInRoutes } from './routes/sign-in.js';
 import { deviceCookies } from './security/device-cookie.js';
 import { hashGate, type HashGate } from './security/hash-gate.js';
 import { createFailureLimiter, type FailureLimiter } from './security/rate-limit.js';
+import { refusalDelay, type RefusalDelay } from './security/refusal-delay.js';
 import type { Store } from './store/store.js';
 import { RetryLaterError } from './errors.js';
 
@@ -45,6 +46,8 @@ export interface ServiceOptions {
   readonly limiter?: FailureLimiter;
   /** Bounds the password checks under way; one at a time, eight waiting, by default. */
   readonly hashGate?: HashGate;
+  /** Holds refused sign-ins (429, 503); until a second after their request, by default. */
+  readonly refusalDelay?: RefusalDelay;
   /** The clock, for tests. */
   readonly now?: () => number;
   /** Logger settings; pino with secrets redacted at the configured level by default. */
@@ -91,6 +94,7 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
     options.limiter ?? createFailureLimiter(),
     deviceCookies(subkey(options.secretKey, 'device'), { secure }),
     options.hashGate ?? hashGate(),
+    options.refusalDelay ?? refusalDelay(),
   );
   const auth = createAuthenticators({ config, store, login, now });
   const csrfOptions = {

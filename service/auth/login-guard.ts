@@ -3,8 +3,9 @@ import type { DeviceCookies } from '../security/device-cookie.js';
 import { type HashGate } from '../security/hash-gate.js';
 import { checkLogin } from '../security/passwords.js';
 import type { FailureLimiter } from '../security/rate-limit.js';
+import type { RefusalDelay } from '../security/refusal-delay.js';
 import type { Store, UserRecord } from '../store/store.js';
-import { PasswordChecksBusyError, TooManyAttemptsError } from '../errors.js';
+import { PasswordChecksBusyError, RetryLaterError, TooManyAttemptsError } from '../errors.js';
 
 /** Where a sign-in comes from: the client address and the `Cookie` header it sent. */
 export interface SignInSource {
@@ -28,12 +29,17 @@ export interface LoginGuard {
   /**
    * The user when the password is right; `undefined` when not (the same for an unknown user).
    * Throws {@link TooManyAttemptsError} while a limit holds the attempt back, and
-   * {@link PasswordChecksBusyError} when too many checks are under way already. A valid device
-   * cookie for the username moves the attempt from the shared counters to its device's own.
+   * {@link PasswordChecksBusyError} when too many checks are under way already, each once the
+   * refusal delay has passed. A valid device cookie for the username moves the attempt from the
+   * shared counters to its device's own.
    */
   check(source: SignInSource, username: string, password: string): Promise<SignedIn | undefined>;
-  /** Whether a check would be refused now for want of capacity: to refuse before reading a body. */
-  busy(): boolean;
+  /**
+   * Rejects with {@link PasswordChecksBusyError}, once the refusal delay has passed, when a check
+   * would be refused now for want of capacity; resolves at once otherwise. To refuse before
+   * reading a body.
+   */
+  refuseWhenBusy(): Promise<void>;
 }
 
 /** The guard shared by `/api/token`, `/api/auth/login` and HTTP Basic. */
@@ -42,33 +48,48 @@ export function createLoginGuard(
   limiter: FailureLimiter,
   devices: DeviceCookies,
   gate: HashGate,
+  delay: RefusalDelay,
 ): LoginGuard {
+  const judge = async (source: SignInSource, username: string, password: string) => {
+    // Refused before anything is counted or looked up: the cheapest answer to a flood.
+    if (gate.busy()) throw new PasswordChecksBusyError();
+    const attempt = {
+      address: source.address,
+      username,
+      device: devices.trusted(source.cookie, username),
+    };
+    const verdict = await limiter.check(attempt);
+    if (!verdict.allowed) throw new TooManyAttemptsError(verdict.retryAfterSeconds);
+    let user;
+    try {
+      user = await gate.run(() => checkLogin(store, username, password));
+    } catch (error) {
+      // The store failed, or the checks were all busy: not the caller's failure.
+      await limiter.release(attempt);
+      throw error;
+    }
+    if (user === undefined) {
+      await limiter.fail(attempt);
+      return undefined;
+    }
+    await limiter.succeed(attempt);
+    return { user, deviceCookie: devices.issue(user.username) };
+  };
   return {
-    busy: () => gate.busy(),
+    async refuseWhenBusy() {
+      if (!gate.busy()) return;
+      await delay.until(performance.now());
+      throw new PasswordChecksBusyError();
+    },
     async check(source, username, password) {
-      // Refused before anything is counted or looked up: the cheapest answer to a flood.
-      if (gate.busy()) throw new PasswordChecksBusyError();
-      const attempt = {
-        address: source.address,
-        username,
-        device: devices.trusted(source.cookie, username),
-      };
-      const verdict = await limiter.check(attempt);
-      if (!verdict.allowed) throw new TooManyAttemptsError(verdict.retryAfterSeconds);
-      let user;
+      const arrived = performance.now();
       try {
-        user = await gate.run(() => checkLogin(store, username, password));
+        return await judge(source, username, password);
       } catch (error) {
-        // The store failed, or the checks were all busy: not the caller's failure.
-        await limiter.release(attempt);
+        // A refusal (429, 503) waits its delay; a failing store is answered at once.
+        if (error instanceof RetryLaterError) await delay.until(arrived);
         throw error;
       }
-      if (user === undefined) {
-        await limiter.fail(attempt);
-        return undefined;
-      }
-      await limiter.succeed(attempt);
-      return { user, deviceCookie: devices.issue(user.username) };
     },
   };
 }

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CsrfError } from 'vouch';
 import type { CsrfProtection } from 'vouch/csrf';
 import type { LoginGuard } from '../auth/login-guard.js';
-import { PasswordChecksBusyError, QueryParametersError } from '../errors.js';
+import { QueryParametersError } from '../errors.js';
 
 /**
  * The largest sign-in body, in bytes: a username (150), a password (1024), a scope (1024), a
@@ -24,9 +24,7 @@ export function signInHooks(login: LoginGuard, csrf: CsrfProtection) {
       if (!csrf.allowsSignIn(request)) throw new CsrfError();
     },
     /** A flood is refused before the password is looked at: each would only wait, then fail. */
-    shedWhenBusy: async () => {
-      if (login.busy()) throw new PasswordChecksBusyError();
-    },
+    shedWhenBusy: () => login.refuseWhenBusy(),
     /**
      * A sign-in takes its parameters in the body (RFC 6749 §3.2 and §2.3.1 for the token
      * endpoint): one in the query string, a password say, is refused, never read, and its value

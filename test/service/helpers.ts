@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../service/config/config.js';
 import { hashPassword, type ScryptParameters } from '../../service/security/passwords.js';
 import type { HashGate } from '../../service/security/hash-gate.js';
 import type { FailureLimiter } from '../../service/security/rate-limit.js';
+import type { RefusalDelay } from '../../service/security/refusal-delay.js';
 import { digest, newApiKey, newSecret } from '../../service/security/secrets.js';
 import { credentialCache, openStore } from '../../service/store/open-store.js';
 import type { Store } from '../../service/store/store.js';
@@ -46,6 +47,7 @@ export interface StartOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly limiter?: FailureLimiter;
   readonly hashGate?: HashGate;
+  readonly refusalDelay?: RefusalDelay;
   readonly now?: () => number;
   readonly logger?: FastifyServerOptions['logger'];
   /** Reuse this SQLite file instead of a new one. */
@@ -83,6 +85,7 @@ export async function startService(t: TestContext, options: StartOptions = {}): 
     secretKey: options.secretKey ?? newSecret(),
     ...(options.limiter === undefined ? {} : { limiter: options.limiter }),
     ...(options.hashGate === undefined ? {} : { hashGate: options.hashGate }),
+    ...(options.refusalDelay === undefined ? {} : { refusalDelay: options.refusalDelay }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });

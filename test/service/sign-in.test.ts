@@ -1,8 +1,10 @@
 // POST /api/token and the failed-attempt limits it shares with POST /api/auth/login and HTTP Basic.
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { hashGate } from '../../service/security/hash-gate.js';
 import { createFailureLimiter } from '../../service/security/rate-limit.js';
+import { refusalDelay } from '../../service/security/refusal-delay.js';
 import { sendRaw } from '../helpers/raw-http.js';
 import { addUser, basic, form, json, setCookies, startService, type Service } from './helpers.js';
 
@@ -114,7 +116,7 @@ for (const path of ['/api/token', '/api/auth/login']) {
 }
 
 describe('a flood of sign-ins', () => {
-  it('is checked a few at a time; beyond the queue it answers 503 at once', async (t) => {
+  it('is checked a few at a time; beyond the queue it answers 503 a second after each', async (t) => {
     // Different usernames from different addresses: no limit holds them back, each costs scrypt.
     // One check at a time and eight waiting, whatever this machine's pace.
     const service = await startService(t, {
@@ -149,7 +151,9 @@ describe('a flood of sign-ins', () => {
       assert.equal(answer.retryAfter, '1');
       assert.deepEqual(answer.body, { detail: 'Service Unavailable' });
     }
-    assert.ok(Math.max(...shed.map((answer) => answer.ms)) < 500, 'shed at once');
+    // Held for the second Retry-After asks for, then answered: never left waiting on the checks.
+    const shedMs = shed.map((answer) => answer.ms);
+    assert.ok(Math.min(...shedMs) >= 990 && Math.max(...shedMs) < 1800, shedMs.join());
     // Shed attempts were never counted as failures: the address may sign in right away.
     const retried = await service.fetch('/api/token', {
       ...form({ username: 'nobody-29', password: 'guess' }),
@@ -160,9 +164,65 @@ describe('a flood of sign-ins', () => {
     });
     assert.equal(retried.status, 400);
   });
+
+  it('answers a connection that ignores Retry-After once a second, not as fast as it asks', async (t) => {
+    // The only password check is taken for the whole test: every sign-in is refused 503.
+    const gate = hashGate({ concurrency: 1, queue: 0 });
+    const service = await startService(t, { env: { TRUST_PROXY: 'loopback' }, hashGate: gate });
+    const taken = gate.run(() => sleep(3000));
+    t.after(() => taken);
+    // Sign-ins back to back on one keep-alive connection (fetch reuses it), for 2.5 s.
+    const until = performance.now() + 2500;
+    const answers: { status: number; ms: number }[] = [];
+    for (let i = 0; performance.now() < until; i++) {
+      const sent = performance.now();
+      const response = await service.fetch('/api/token', {
+        ...form({ username: `flood-${i}`, password: 'guess' }),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': `10.8.${i % 250}.1`,
+        },
+      });
+      await response.arrayBuffer();
+      answers.push({ status: response.status, ms: performance.now() - sent });
+    }
+    assert.ok(answers.length <= 3, `${answers.length} answers in 2.5 s`);
+    for (const { status, ms } of answers) {
+      assert.equal(status, 503);
+      assert.ok(ms >= 990 && ms < 2000, `answered after ${ms} ms`);
+    }
+    // Anything else on another connection is answered at once meanwhile.
+    const started = performance.now();
+    assert.equal((await service.fetch('/api/version')).status, 200);
+    assert.ok(performance.now() - started < 500);
+  });
+
+  it('holds a locked-out sign-in a second too, then answers 429', async (t) => {
+    const limiter = createFailureLimiter({
+      perUsernameAndAddress: { attempts: 1, windowSeconds: 60 },
+    });
+    const service = await startService(t, { env: { TRUST_PROXY: 'loopback' }, limiter });
+    const guess = () =>
+      service.fetch('/api/token', {
+        ...form({ username: 'nobody', password: 'guess' }),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': '192.0.2.9',
+        },
+      });
+    assert.equal((await guess()).status, 400);
+    const started = performance.now();
+    const refused = await guess();
+    const ms = performance.now() - started;
+    assert.equal(refused.status, 429);
+    assert.ok(ms >= 990 && ms < 2000, `answered after ${ms} ms`);
+  });
 });
 
 describe('failed sign-in limits', () => {
+  // What the limits count is the subject here: refusals are answered at once, not held.
+  const atOnce = refusalDelay({ ms: 0 });
+
   /**
    * A service whose client addresses come from X-Forwarded-For (the test is the proxy), with
    * alice and bob; limits per minute as given, the defaults otherwise.
@@ -178,7 +238,11 @@ describe('failed sign-in limits', () => {
       perUsername: perMinute(limits.username, 100),
       perDevice: perMinute(limits.device, 3),
     });
-    const service = await startService(t, { limiter, env: { TRUST_PROXY: 'loopback' } });
+    const service = await startService(t, {
+      limiter,
+      env: { TRUST_PROXY: 'loopback' },
+      refusalDelay: atOnce,
+    });
     await addUser(service.store, 'alice', 'wonderland');
     await addUser(service.store, 'bob', 'bobpassword');
     return service;
@@ -238,7 +302,10 @@ describe('failed sign-in limits', () => {
 
   it('never refuses the owner signing in from another address because an attacker failed', async (t) => {
     // The defaults of the service: 5 per username and address, 50, 100, 10.
-    const service = await startService(t, { env: { TRUST_PROXY: 'loopback' } });
+    const service = await startService(t, {
+      env: { TRUST_PROXY: 'loopback' },
+      refusalDelay: atOnce,
+    });
     await addUser(service.store, 'alice', 'wonderland');
     for (let attempt = 0; attempt < 20; attempt++) {
       await token(service, 'alice', `guess-${attempt}`, '203.0.113.9');
