@@ -8,8 +8,6 @@ async function answeredAfter(delay: RefusalDelay, since: number): Promise<number
   return performance.now() - since;
 }
 
-// Node's timers count from the event loop's last reading of the clock: one may fire a few
-// milliseconds early.
 test('answers no sooner than ms after the request, counting the time it already took', async () => {
   const delay = refusalDelay({ ms: 120 });
   const now = performance.now();
@@ -18,8 +16,8 @@ test('answers no sooner than ms after the request, counting the time it already 
   const overdue = answeredAfter(delay, now - 500);
   assert.equal(delay.held(), 2, 'the overdue refusal is not held');
   const [freshMs, lateMs, overdueMs] = await Promise.all([fresh, late, overdue]);
-  assert.ok(freshMs >= 115, `answered ${freshMs} ms after its request`);
-  assert.ok(lateMs >= 115 && lateMs < freshMs + 80, `answered ${lateMs} ms after its request`);
+  assert.ok(freshMs >= 120, `answered ${freshMs} ms after its request`);
+  assert.ok(lateMs >= 120 && lateMs < freshMs + 80, `answered ${lateMs} ms after its request`);
   assert.ok(overdueMs < 520, `answered ${overdueMs} ms after its request`);
   assert.equal(delay.held(), 0);
 });
@@ -31,12 +29,12 @@ test('holds at most max refusals at once; past that one is answered at once', as
   assert.equal(delay.held(), 3);
   assert.ok((await answeredAfter(delay, now)) < 100, 'the fourth is not held');
   const heldMs = await Promise.all(held);
-  assert.ok(Math.min(...heldMs) >= 195, heldMs.join());
+  assert.ok(Math.min(...heldMs) >= 200, heldMs.join());
   assert.equal(delay.held(), 0);
-  assert.ok((await answeredAfter(delay, performance.now())) >= 195, 'held again once freed');
+  assert.ok((await answeredAfter(delay, performance.now())) >= 200, 'held again once freed');
 });
 
 test('holds a second by default', async () => {
   const ms = await answeredAfter(refusalDelay(), performance.now() - 900);
-  assert.ok(ms >= 995 && ms < 1400, `answered ${ms} ms after its request`);
+  assert.ok(ms >= 1000 && ms < 1400, `answered ${ms} ms after its request`);
 });

@@ -33,11 +33,13 @@ export function refusalDelay(options: RefusalDelayOptions = {}): RefusalDelay {
   let held = 0;
   return {
     async until(since) {
-      const wait = since + ms - performance.now();
-      if (wait <= 0 || held >= max) return;
+      const left = () => since + ms - performance.now();
+      if (left() <= 0 || held >= max) return;
       held++;
       try {
-        await sleep(wait);
+        // A timer counts from the event loop's last reading of the clock, so it may fire a little
+        // early: wait again for what is left.
+        while (left() > 0) await sleep(Math.ceil(left()));
       } finally {
         held--;
       }
