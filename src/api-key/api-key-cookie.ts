@@ -1,4 +1,4 @@
-import { requireToken } from '../internal/hook.js';
+import { requireToken } from '../core/configuration-checks.js';
 import { readCookie } from '../internal/read-cookie.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
 

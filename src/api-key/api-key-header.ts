@@ -1,4 +1,4 @@
-import { requireToken } from '../internal/hook.js';
+import { requireToken } from '../core/configuration-checks.js';
 import { singleHeader } from '../internal/single-header.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
 

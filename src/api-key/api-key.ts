@@ -4,7 +4,7 @@ import { judgeHook, REJECTED } from '../core/outcome.js';
 import type { Awaitable, Extraction, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requireHookOrSecrets, schemeNamePart } from '../internal/hook.js';
+import { requireHookOrSecrets, schemeNamePart } from '../core/configuration-checks.js';
 import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';
 
 /** The API-key hook: resolve a key to its owner, or return nothing to reject. */

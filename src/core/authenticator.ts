@@ -1,4 +1,4 @@
-import { requirePrintable } from '../internal/hook.js';
+import { requirePrintable } from './configuration-checks.js';
 import type { Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
 import { grantedScopes } from './scopes.js';

@@ -2,7 +2,7 @@ import { Authenticator, type AuthenticatorOptions } from './authenticator.js';
 import { judgeHook, type Awaitable, type Nothing, type Outcome } from './outcome.js';
 import type { AuthRequest, RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
-import { requirePrintable, schemeNamePart } from '../internal/hook.js';
+import { requirePrintable, schemeNamePart } from './configuration-checks.js';
 import { ConfigurationError } from './errors.js';
 
 /** A custom check: reads anything from the request, returns the caller or nothing. */

@@ -1,4 +1,4 @@
-import { utf8 } from '../internal/utf8.js';
+import { utf8 } from './utf8.js';
 
 /**
  * Compares a presented secret with the expected one in time that depends on the presented

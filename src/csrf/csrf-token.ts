@@ -3,7 +3,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { ConfigurationError } from '../core/errors.js';
 import { timingSafeEqual } from '../core/timing-safe-equal.js';
 import { toBase64url } from '../internal/base64.js';
-import { utf8 } from '../internal/utf8.js';
+import { utf8 } from '../core/utf8.js';
 
 /**
  * The server secret that signs CSRF tokens. With a list, the first signs and every one verifies,

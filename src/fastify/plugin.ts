@@ -14,7 +14,7 @@ import { isPromiseLike } from '../core/outcome.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
 import { SchemeRegistry } from '../core/scheme-registry.js';
 import { checkScopes } from '../core/scopes.js';
-import { requirePrintable } from '../internal/hook.js';
+import { requirePrintable } from '../core/configuration-checks.js';
 import { withHeaders } from '../internal/with-headers.js';
 import {
   createCsrfVerifier,

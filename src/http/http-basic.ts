@@ -4,7 +4,7 @@ import { judgeHook, REJECTED } from '../core/outcome.js';
 import type { Awaitable, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requireHook } from '../internal/hook.js';
+import { requireHook } from '../core/configuration-checks.js';
 import { authorizationCredentials } from './authorization-credentials.js';
 import { parseBasicCredentials } from './parse-basic-credentials.js';
 

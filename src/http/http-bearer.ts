@@ -5,7 +5,7 @@ import type { Accepted, Awaitable, Extraction, Nothing, Outcome } from '../core/
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { timingSafeIndex } from '../core/timing-safe-matcher.js';
-import { requireHookOrSecrets, schemeNamePart } from '../internal/hook.js';
+import { requireHookOrSecrets, schemeNamePart } from '../core/configuration-checks.js';
 import { queryParam } from '../internal/query-param.js';
 import { singleHeaderValue } from '../internal/single-header.js';
 import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';

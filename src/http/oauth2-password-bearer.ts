@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../core/errors.js';
 import { checkScopes } from '../core/scopes.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requirePrintable } from '../internal/hook.js';
+import { requirePrintable } from '../core/configuration-checks.js';
 import { HttpBearer, type HttpBearerOptions } from './http-bearer.js';
 
 /** Options of {@link OAuth2PasswordBearer}. */

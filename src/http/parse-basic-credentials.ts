@@ -1,5 +1,5 @@
 import { fromBase64, toBase64 } from '../internal/base64.js';
-import { utf8 } from '../internal/utf8.js';
+import { utf8 } from '../core/utf8.js';
 
 /** A username and password decoded from HTTP Basic credentials. */
 export interface BasicCredentials {

@@ -8,7 +8,7 @@ import {
   type CsrfProtection,
 } from '../csrf/csrf-protection.js';
 import type { OperationAuth } from '../openapi/document-security.js';
-import { requirePrintable } from './hook.js';
+import { requirePrintable } from '../core/configuration-checks.js';
 
 /** Options of an adapter's `requireAuth`. */
 export interface RequireAuthOptions {

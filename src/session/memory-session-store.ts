@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { toBase64url } from '../internal/base64.js';
-import { utf8 } from '../internal/utf8.js';
+import { utf8 } from '../core/utf8.js';
 import type { SessionStore } from './session-store.js';
 
 /** Options of {@link MemorySessionStore}. */

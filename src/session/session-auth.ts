@@ -4,7 +4,7 @@ import { judgeHook, REJECTED } from '../core/outcome.js';
 import type { Awaitable, Extraction, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requirePrintable, requireToken, schemeNamePart } from '../internal/hook.js';
+import { requirePrintable, requireToken, schemeNamePart } from '../core/configuration-checks.js';
 import { readCookie } from '../internal/read-cookie.js';
 import type { SessionStore } from './session-store.js';
 

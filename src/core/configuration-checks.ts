@@ -1,3 +1,4 @@
+// Checks of options at construction: each throws a ConfigurationError naming what is wrong.
 import { ConfigurationError } from '../core/errors.js';
 
 /** Throws at construction when neither a hook option nor an `authenticate` override exists. */

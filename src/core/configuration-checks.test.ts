@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigurationError } from '../core/errors.js';
-import { requireHook, requireHookOrSecrets, schemeNamePart } from './hook.js';
+import { ConfigurationError } from './errors.js';
+import { requireHook, requireHookOrSecrets, schemeNamePart } from './configuration-checks.js';
 
 describe('requireHook', () => {
   it('passes with a hook option, an override, or both', () => {
