@@ -9,7 +9,7 @@ import { createPostgresDatabase, createRedisNamespace } from '../test/helpers/se
 import type { Shot } from './load.js';
 import { repo, startServer } from './process.js';
 
-const CLI = join(repo, 'service', 'cli.ts');
+const CLI = join(repo, 'service', 'cli', 'run-cli.ts');
 const SERVER = join(repo, 'service', 'server.ts');
 const USER = 'bench';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { findLiveSession, refreshInterval } from './find-live-session.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { openSqliteStore } from './sqlite/open-sqlite-store.js';
 import { openDatabase } from './sqlite/open-database.js';
 import { createSessionRepository } from './sqlite/session-repository.js';
 import type { Store, UserRecord } from './store.js';

@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { shareChangesOverRedis } from '../redis/share-changes.js';
 import type { RedisConnection } from '../redis/open-redis.js';
 import { cacheCredentials, type CredentialCacheOptions } from './credential-cache.js';
-import { openPostgresStore } from './postgres-store.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { openPostgresStore } from './postgres/open-postgres-store.js';
+import { openSqliteStore } from './sqlite/open-sqlite-store.js';
 import type { Store } from './store.js';
 
 /** Options of {@link openStore}. */

@@ -10,9 +10,9 @@ import pg from 'pg';
 import {
   openPostgresStore,
   type PostgresStoreOptions,
-} from '../../service/store/postgres-store.js';
+} from '../../service/store/postgres/open-postgres-store.js';
 import { connectionConfig } from '../../service/store/postgres/open-pool.js';
-import { openSqliteStore } from '../../service/store/sqlite-store.js';
+import { openSqliteStore } from '../../service/store/sqlite/open-sqlite-store.js';
 import type { Store } from '../../service/store/store.js';
 import { postgresDatabase } from './services.js';
 

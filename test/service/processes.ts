@@ -85,7 +85,7 @@ export async function runCli(
   args: readonly string[],
   input = '',
 ): Promise<CliOutcome> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli/run-cli.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { migrations, type Migration } from '../migrations.js';
 import { migrate, userVersion } from './migrate.js';
-import { openSqliteStore } from '../sqlite-store.js';
+import { openSqliteStore } from './open-sqlite-store.js';
 
 function tempFile(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'vouch-migrations-'));

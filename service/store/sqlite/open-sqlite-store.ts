@@ -1,19 +1,19 @@
 import type Database from 'better-sqlite3';
-import { storeOverRepositories, type Repositories } from './repository-store.js';
-import { createApplicationRepository } from './sqlite/application-repository.js';
+import { storeOverRepositories, type Repositories } from '../repository-store.js';
+import { createApplicationRepository } from './application-repository.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   openDatabase,
   type OpenDatabaseOptions,
-} from './sqlite/open-database.js';
-import { createSessionRepository } from './sqlite/session-repository.js';
-import { createSettingRepository } from './sqlite/setting-repository.js';
-import { toStoreError } from './sqlite/to-store-error.js';
-import { createTokenRepository } from './sqlite/token-repository.js';
-import { watchForeignCommits } from './sqlite/watch-foreign-commits.js';
-import { whileLocked } from './sqlite/while-locked.js';
-import { createUserRepository } from './sqlite/user-repository.js';
-import type { Store } from './store.js';
+} from './open-database.js';
+import { createSessionRepository } from './session-repository.js';
+import { createSettingRepository } from './setting-repository.js';
+import { toStoreError } from './to-store-error.js';
+import { createTokenRepository } from './token-repository.js';
+import { watchForeignCommits } from './watch-foreign-commits.js';
+import { whileLocked } from './while-locked.js';
+import { createUserRepository } from './user-repository.js';
+import type { Store } from '../store.js';
 
 /** Options of {@link openSqliteStore}. */
 export type SqliteStoreOptions = OpenDatabaseOptions;

@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { StoreUnavailableError } from 'vouch';
-import { openSqliteStore } from './sqlite-store.js';
-import { openDatabase } from './sqlite/open-database.js';
-import { migrate } from './sqlite/migrate.js';
-import { migrations } from './migrations.js';
-import { NoDatabaseError } from '../errors.js';
+import { openSqliteStore } from './open-sqlite-store.js';
+import { openDatabase } from './open-database.js';
+import { migrate } from './migrate.js';
+import { migrations } from '../migrations.js';
+import { NoDatabaseError } from '../../errors.js';
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'vouch-store-'));

@@ -15,14 +15,14 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { runCli, USAGE, type CliOptions } from './cli.js';
-import { verifyPassword } from './security/passwords.js';
-import { digest, newSecret } from './security/secrets.js';
-import { openStore } from './store/open-store.js';
-import { openSqliteStore } from './store/sqlite-store.js';
+import { runCli, USAGE, type CliOptions } from './run-cli.js';
+import { verifyPassword } from '../security/passwords.js';
+import { digest, newSecret } from '../security/secrets.js';
+import { openStore } from '../store/open-store.js';
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store.js';
 
 const FAST: CliOptions = { scrypt: { N: 2 ** 10, r: 8, p: 1 } };
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 interface Outcome {
   readonly code: number;
@@ -84,10 +84,10 @@ async function run(
   return { code, stdout, stderr };
 }
 
-/** Runs the real thing: a Node process on service/cli.ts from the repository root. */
+/** Runs the real thing: a Node process on service/cli/run-cli.ts from the repository root. */
 function spawnCli(argv: string[], env: Record<string, string>, input = ''): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli.ts', ...argv], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'service/cli/run-cli.ts', ...argv], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });
@@ -121,7 +121,7 @@ function onTerminal(
   typing: [prompt: string, keys: string][],
 ): Promise<TerminalOutcome> {
   const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, '--import', 'tsx', 'service/cli.ts', ...argv]
+  const command = [process.execPath, '--import', 'tsx', 'service/cli/run-cli.ts', ...argv]
     .map(quote)
     .join(' ');
   return new Promise((resolve, reject) => {

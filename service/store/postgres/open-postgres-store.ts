@@ -1,20 +1,20 @@
 import { StoreUnavailableError } from 'vouch';
-import { createApplicationRepository } from './postgres/application-repository.js';
-import { listenForChanges, type ListenOptions } from './postgres/listen-for-changes.js';
-import { migratePostgres } from './postgres/migrate.js';
+import { createApplicationRepository } from './application-repository.js';
+import { listenForChanges, type ListenOptions } from './listen-for-changes.js';
+import { migratePostgres } from './migrate.js';
 import {
   connectionConfig,
   DEFAULT_POSTGRES_TIMEOUT_MS,
   openPool,
   type PoolOptions,
-} from './postgres/open-pool.js';
-import { createSessionRepository } from './postgres/session-repository.js';
-import { createSettingRepository } from './postgres/setting-repository.js';
-import { toStoreError } from './postgres/to-store-error.js';
-import { createTokenRepository } from './postgres/token-repository.js';
-import { createUserRepository } from './postgres/user-repository.js';
-import { storeOverRepositories, type Repositories } from './repository-store.js';
-import type { Store } from './store.js';
+} from './open-pool.js';
+import { createSessionRepository } from './session-repository.js';
+import { createSettingRepository } from './setting-repository.js';
+import { toStoreError } from './to-store-error.js';
+import { createTokenRepository } from './token-repository.js';
+import { createUserRepository } from './user-repository.js';
+import { storeOverRepositories, type Repositories } from '../repository-store.js';
+import type { Store } from '../store.js';
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions extends PoolOptions {

@@ -1,22 +1,22 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { StoreUnavailableError } from 'vouch';
-import type { CliContext, CliIo } from './cli/cli-context.js';
-import { addKey, listKeys, revokeKey } from './cli/key-commands.js';
-import { revokeToken } from './cli/token-commands.js';
+import type { CliContext, CliIo } from './cli-context.js';
+import { addKey, listKeys, revokeKey } from './key-commands.js';
+import { revokeToken } from './token-commands.js';
 import {
   grantKeyScope,
   grantUserScope,
   revokeKeyScope,
   revokeUserScope,
-} from './cli/scope-commands.js';
-import { addUser, listUsers } from './cli/user-commands.js';
-import type { ScryptParameters } from './security/passwords.js';
-import { connectRedis } from './config/backing-services.js';
-import { redisKeyPrefix, redisUrl as checkedRedisUrl } from './config/config.js';
-import { DEFAULT_DATABASE_URL, openStore } from './store/open-store.js';
+} from './scope-commands.js';
+import { addUser, listUsers } from './user-commands.js';
+import type { ScryptParameters } from '../security/passwords.js';
+import { connectRedis } from '../config/backing-services.js';
+import { redisKeyPrefix, redisUrl as checkedRedisUrl } from '../config/config.js';
+import { DEFAULT_DATABASE_URL, openStore } from '../store/open-store.js';
 
-export type { CliIo } from './cli/cli-context.js';
+export type { CliIo } from './cli-context.js';
 
 /** Options of {@link runCli}, for tests. */
 export interface CliOptions {
