@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { ConfigurationError } from 'vouch';
 import {
   databaseEngine,
@@ -91,4 +91,17 @@ test('openStore opens and migrates the file, creating its folder', async (t) => 
   const memory = await openStore('sqlite::memory:');
   await memory.ping();
   await memory.close();
+});
+
+describe('openStore', () => {
+  for (const url of ['mysql://x', 'postgres://user:s3cret-pw@[db.example/vouch', 'nothing']) {
+    it(`refuses DATABASE_URL=${url} naming the variable, never echoing the URL`, async () => {
+      await assert.rejects(openStore(url), (error: unknown) => {
+        assert.ok(error instanceof ConfigurationError);
+        assert.match(error.message, /DATABASE_URL/);
+        assert.ok(!error.message.includes('s3cret-pw'));
+        return true;
+      });
+    });
+  }
 });
