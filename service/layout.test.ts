@@ -1,6 +1,8 @@
-// The service's tree reads like its architecture: each concept has one place.
+// The service's tree reads like its architecture: each concept has one place, and each test sits
+// where one rule puts it. A test that proves one module lives beside it; a suite that starts the
+// whole service (its app on a socket, or its processes) lives in test/service/.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 
@@ -27,4 +29,40 @@ test('no module stands beside a folder of its own concept (cli.ts beside cli/)',
     }
   }
   assert.deepEqual(strays, []);
+});
+
+/** The files (from the repository root) that `file` imports by a relative path. */
+function imports(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map(([, path]) =>
+    join(dirname(file), path!).replace(/\.js$/, '.ts'),
+  );
+}
+
+test('a suite that starts the whole service lives in test/service/, and only there', () => {
+  const files = ['test', 'bench', 'examples', 'scripts', 'service'].flatMap(sources);
+  // What starts the whole service: its app, or its server as a process.
+  const starts = (file: string): boolean =>
+    imports(file).includes('service/app.ts') ||
+    /service\/server\.ts|'service', 'server\.ts'/.test(readFileSync(join(root, file), 'utf8'));
+  const reaching = new Set(files.filter(starts));
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const file of files) {
+      if (reaching.has(file) || !imports(file).some((path) => reaching.has(path))) continue;
+      reaching.add(file);
+      grown = true;
+    }
+  }
+  // A benchmark's own test proves that the app it times answers (bench/README.md).
+  const misplaced = [...reaching].filter(
+    (file) =>
+      file.endsWith('.test.ts') && !file.startsWith('test/service/') && !file.startsWith('bench/'),
+  );
+  assert.deepEqual(misplaced.sort(), []);
+  // Every suite there does start the service; one that proves a module belongs beside it.
+  const unstarted = sources('test/service').filter(
+    (file) => file.endsWith('.test.ts') && !reaching.has(file),
+  );
+  assert.deepEqual(unstarted, []);
 });

@@ -10,7 +10,7 @@ import {
   startService,
   type Service,
   type StartOptions,
-} from '../service/helpers.js';
+} from '../helpers.js';
 
 /** The parts of an OpenAPI 3.1 description these tests read. */
 export interface Description {

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { postgresDatabase } from '../helpers/services.js';
-import { tcpProxy } from '../helpers/tcp-proxy.js';
+import { postgresDatabase } from '../../helpers/services.js';
+import { tcpProxy } from '../../helpers/tcp-proxy.js';
 import {
   operations,
   presentCredentials,

@@ -15,7 +15,7 @@ import { hashPassword } from '../../service/security/passwords.js';
 import { digest, newApiKey, newSecret } from '../../service/security/secrets.js';
 import { openStore } from '../../service/store/open-store.js';
 import { freePort } from '../helpers/wait.js';
-import { openChromium, type DocsPage } from './swagger-ui.js';
+import { openChromium, type DocsPage } from '../browser/swagger-ui.js';
 
 const USERNAME = 'alice';
 const PASSWORD = 'correct horse battery staple';
