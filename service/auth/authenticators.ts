@@ -13,7 +13,8 @@ import { clientAddress, type Config } from '../config/config.js';
 import { signInSource, type LoginGuard } from './login-guard.js';
 import { digest } from '../security/secrets.js';
 import { storeSessions } from './sessions.js';
-import { mapAwaitable, type Store } from '../store/store.js';
+import { mapAwaitable } from '../internal/map-awaitable.js';
+import type { Store } from '../store/store.js';
 
 /** Everything the authenticators need. */
 export interface AuthenticatorDeps {

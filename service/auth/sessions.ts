@@ -1,6 +1,7 @@
 import type { SessionStore } from 'vouch/session';
 import { digest, newSecret } from '../security/secrets.js';
-import { mapAwaitable, type SessionTimeouts, type Store, type UserRecord } from '../store/store.js';
+import { mapAwaitable } from '../internal/map-awaitable.js';
+import type { SessionTimeouts, Store, UserRecord } from '../store/store.js';
 
 /**
  * vouch's session interface over the service store: ids are 256 random bits handed to the

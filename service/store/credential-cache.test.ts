@@ -7,9 +7,10 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Awaitable } from 'vouch';
 import { storeEngines, type TestDatabase } from '../../test/helpers/store-engines.js';
 import { cacheCredentials, type CredentialCacheOptions } from './credential-cache.js';
-import type { Awaitable, ChangeWatcher, Store, UserRecord } from './store.js';
+import type { ChangeWatcher, Store, UserRecord } from './store.js';
 import { until } from '../../test/helpers/wait.js';
 
 const MINUTE = 60_000;

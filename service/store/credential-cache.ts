@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
+import type { Awaitable } from 'vouch';
+import { mapAwaitable } from '../internal/map-awaitable.js';
 import { isExpired, needsRefresh } from './find-live-session.js';
 import {
-  mapAwaitable,
   type ApplicationRecord,
-  type Awaitable,
   type CredentialChange,
   type LiveSession,
   type LiveToken,

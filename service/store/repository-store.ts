@@ -1,7 +1,7 @@
+import type { Awaitable } from 'vouch';
 import { findLiveSession, type SessionRows } from './find-live-session.js';
 import type {
   ApplicationRecord,
-  Awaitable,
   ChangeWatcher,
   LiveToken,
   Store,

@@ -1,3 +1,5 @@
+import type { Awaitable } from 'vouch';
+
 /** A user as the service shows it: never with its password hash. */
 export interface UserRecord {
   readonly id: number;
@@ -43,14 +45,6 @@ export interface LiveSession {
   readonly createdAt: number;
   /** The idle clock, refreshed by this request when it had grown stale. */
   readonly lastSeenAt: number;
-}
-
-/** A value, or a promise of it: what a lookup that may answer from memory returns. */
-export type Awaitable<T> = T | Promise<T>;
-
-/** Applies `map` to an awaitable value: at once to a value, once settled to a promise. */
-export function mapAwaitable<T, U>(value: Awaitable<T>, map: (value: T) => U): Awaitable<U> {
-  return value instanceof Promise ? value.then(map) : map(value);
 }
 
 /** How long sessions live. */

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Awaitable } from '../store.js';
+import type { Awaitable } from 'vouch';
 
 /** Whether SQLite refused because another connection holds a lock (`SQLITE_BUSY…`, `SQLITE_LOCKED…`). */
 export function isLocked(error: unknown): boolean {
