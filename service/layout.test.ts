@@ -66,3 +66,28 @@ test('a suite that starts the whole service lives in test/service/, and only the
   );
   assert.deepEqual(unstarted, []);
 });
+
+/** The service's modules (tests aside), each with the modules it imports. */
+function moduleGraph(): Map<string, string[]> {
+  const modules = sources('service').filter((file) => !file.endsWith('.test.ts'));
+  return new Map(modules.map((file) => [file, imports(file)]));
+}
+
+test('no modules import each other in a circle', () => {
+  const graph = moduleGraph();
+  const circles: string[] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (file: string): void => {
+    path.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (path.includes(target)) {
+        circles.push([...path.slice(path.indexOf(target)), target].join(' -> '));
+      } else if (!done.has(target)) visit(target);
+    }
+    path.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) if (!done.has(file)) visit(file);
+  assert.deepEqual(circles, []);
+});

@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { serialize } from 'cookie';
-import { clearCsrfCookie, type CsrfProtection } from 'vouch/csrf';
+import { clearCsrfCookie } from 'vouch/csrf';
 import { withAuth } from 'vouch/fastify';
-import type { Authenticators } from '../auth/authenticators.js';
-import type { Config } from '../config/config.js';
-import { signInSource, type LoginGuard } from '../auth/login-guard.js';
-import type { Store } from '../store/store.js';
+import { signInSource } from '../auth/login-guard.js';
 import {
   checksBusy,
   crossSiteSignIn,
@@ -13,18 +10,9 @@ import {
   signInBodyTooLarge,
   tooManyAttempts,
 } from './schemas.js';
+import type { SignInDeps } from './sign-in-deps.js';
 import { neverStored, SIGN_IN_BODY_LIMIT, signInHooks } from './sign-in-hooks.js';
 import { tokenRoute } from './token.js';
-
-/** What the sign-in routes need. */
-export interface SignInDeps {
-  readonly config: Config;
-  readonly store: Store;
-  readonly login: LoginGuard;
-  readonly csrf: CsrfProtection;
-  readonly auth: Authenticators;
-  readonly now: () => number;
-}
 
 interface Credentials {
   username: string;

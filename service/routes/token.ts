@@ -6,7 +6,7 @@ import { digest, newSecret } from '../security/secrets.js';
 import { asksForGrant, grantError, grantErrorHandler } from './grant-errors.js';
 import { crossSiteSignIn, retryAfter, signInBodyTooLarge } from './schemas.js';
 import { neverStored, SIGN_IN_BODY_LIMIT, signInHooks } from './sign-in-hooks.js';
-import type { SignInDeps } from './sign-in.js';
+import type { SignInDeps } from './sign-in-deps.js';
 
 interface TokenRequest {
   username: string;
