@@ -1,6 +1,6 @@
 import { ConfigurationError } from 'vouch';
 import { resolve } from 'node:path';
-import { shareChangesOverRedis } from '../redis/share-changes.js';
+import { shareChangesOverRedis } from './share-changes-over-redis.js';
 import type { RedisConnection } from '../redis/open-redis.js';
 import { cacheCredentials, type CredentialCacheOptions } from './credential-cache.js';
 import { openPostgresStore } from './postgres/open-postgres-store.js';

@@ -7,10 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { redisNamespace } from '../../test/helpers/services.js';
 import { storeEngines } from '../../test/helpers/store-engines.js';
 import { tcpProxy } from '../../test/helpers/tcp-proxy.js';
-import { cacheCredentials } from '../store/credential-cache.js';
-import type { ChangeWatcher, CredentialChange, Store } from '../store/store.js';
-import { openRedis, type RedisConnection } from './open-redis.js';
-import { changesChannel, shareChangesOverRedis } from './share-changes.js';
+import { cacheCredentials } from './credential-cache.js';
+import type { ChangeWatcher, CredentialChange, Store } from './store.js';
+import { openRedis, type RedisConnection } from '../redis/open-redis.js';
+import { changesChannel, shareChangesOverRedis } from './share-changes-over-redis.js';
 import { until } from '../../test/helpers/wait.js';
 
 const sqlite = storeEngines.find((engine) => engine.name === 'SQLite')!;

@@ -1,6 +1,6 @@
-import { formatChange, parseChange } from '../store/change-message.js';
-import type { ChangeWatcher, CredentialChange, Store } from '../store/store.js';
-import { keepAlive, type RedisConnection } from './open-redis.js';
+import { formatChange, parseChange } from './change-message.js';
+import type { ChangeWatcher, CredentialChange, Store } from './store.js';
+import { keepAlive, type RedisConnection } from '../redis/open-redis.js';
 
 /**
  * The pub/sub channel of one deployment: its key prefix, and its logical database, since
