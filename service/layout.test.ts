@@ -1,6 +1,7 @@
-// The service's tree reads like its architecture: each concept has one place, and each test sits
-// where one rule puts it. A test that proves one module lives beside it; a suite that starts the
-// whole service (its app on a socket, or its processes) lives in test/service/.
+// The service's tree reads like its architecture: each concept has one place, the folders stand in
+// layers, and each test sits where one rule puts it. A test that proves one module lives beside
+// it; a suite that starts the whole service (its app on a socket, or its processes) lives in
+// test/service/.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -72,6 +73,21 @@ function moduleGraph(): Map<string, string[]> {
   const modules = sources('service').filter((file) => !file.endsWith('.test.ts'));
   return new Map(modules.map((file) => [file, imports(file)]));
 }
+
+test('the folders stand in layers: no two import each other', () => {
+  // Its folder under service/ (service/store for service/store/sqlite/migrate.ts), or the file.
+  const room = (file: string): string => file.split('/').slice(0, 2).join('/');
+  const arrows = new Set<string>();
+  for (const [file, targets] of moduleGraph()) {
+    for (const target of targets) {
+      if (room(file) !== room(target)) arrows.add(`${room(file)} -> ${room(target)}`);
+    }
+  }
+  const mutual = [...arrows].filter((arrow) =>
+    arrows.has(arrow.split(' -> ').reverse().join(' -> ')),
+  );
+  assert.deepEqual(mutual.sort(), []);
+});
 
 test('no modules import each other in a circle', () => {
   const graph = moduleGraph();

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { checkLogin } from './check-login.js';
 import type { DeviceCookies } from '../security/device-cookie.js';
 import { type HashGate } from '../security/hash-gate.js';
-import { checkLogin } from '../security/passwords.js';
 import type { FailureLimiter } from '../security/rate-limit.js';
 import type { RefusalDelay } from '../security/refusal-delay.js';
 import type { Store, UserRecord } from '../store/store.js';

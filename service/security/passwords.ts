@@ -1,5 +1,4 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import type { Store, UserRecord } from '../store/store.js';
 
 /** scrypt's cost parameters. */
 export interface ScryptParameters {
@@ -61,34 +60,6 @@ export function dummyHash(parameters: ScryptParameters = OWASP_SCRYPT): string {
   const zeros = Buffer.alloc(HASH_BYTES).toString('base64url');
   const salt = Buffer.alloc(SALT_BYTES, 0x5a).toString('base64url');
   return `scrypt$${parameters.N}$${parameters.r}$${parameters.p}$${salt}$${zeros}`;
-}
-
-/** Options of {@link checkLogin}. */
-export interface CheckLoginOptions {
-  /** The parameters users' hashes are made with, so an unknown user costs the same (default OWASP's). */
-  readonly parameters?: ScryptParameters;
-}
-
-/**
- * The user these credentials belong to, or `undefined` for an unknown user or a wrong password.
- * An unknown user still runs scrypt (against {@link dummyHash}), so the two failures take the same
- * time and cannot be told apart.
- *
- * @example const user = await checkLogin(store, username, password);
- */
-export async function checkLogin(
-  store: Pick<Store, 'findUserCredentials'>,
-  username: string,
-  password: string,
-  options: CheckLoginOptions = {},
-): Promise<UserRecord | undefined> {
-  const found = await store.findUserCredentials(username);
-  if (found === undefined) {
-    await verifyPassword(password, dummyHash(options.parameters));
-    return undefined;
-  }
-  if (!(await verifyPassword(password, found.passwordHash))) return undefined;
-  return { id: found.id, username: found.username, createdAt: found.createdAt };
 }
 
 function derive(

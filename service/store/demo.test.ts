@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { storeEngines } from '../../test/helpers/store-engines.js';
 import { seedDemo } from './demo.js';
-import { checkLogin } from '../security/passwords.js';
+import { checkLogin } from '../auth/check-login.js';
 import { digest } from '../security/secrets.js';
 
 for (const engine of storeEngines) {

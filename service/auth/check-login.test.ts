@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
+import { test, type TestContext } from 'node:test';
+import { hashPassword, OWASP_SCRYPT, type ScryptParameters } from '../security/passwords.js';
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store.js';
+import type { Store } from '../store/store.js';
+import { checkLogin } from './check-login.js';
+
+// Cheap parameters keep the suite fast.
+const FAST: ScryptParameters = { N: 2 ** 10, r: 8, p: 1 };
+
+/** What one scrypt run costs: everything its time depends on, the password aside. */
+interface ScryptWork {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+  readonly saltBytes: number;
+  readonly keyBytes: number;
+}
+
+/** Records real scrypt runs (and the work each does) without replacing them. */
+function countScrypt(t: TestContext): ScryptWork[] {
+  const costs: ScryptWork[] = [];
+  const original = crypto.scrypt;
+  const counting = ((...args: Parameters<typeof crypto.scrypt>) => {
+    const [, salt, keyBytes, options] = args;
+    const { N = 0, r = 0, p = 0 } = typeof options === 'object' ? options : {};
+    const saltBytes = typeof salt === 'string' ? Buffer.byteLength(salt) : salt.byteLength;
+    costs.push({ N, r, p, saltBytes, keyBytes });
+    (original as (...a: unknown[]) => void)(...args);
+  }) as typeof crypto.scrypt;
+  crypto.scrypt = counting;
+  syncBuiltinESMExports();
+  t.after(() => {
+    crypto.scrypt = original;
+    syncBuiltinESMExports();
+  });
+  return costs;
+}
+
+async function storeWithAlice(t: TestContext): Promise<Store> {
+  const store = openSqliteStore(':memory:');
+  t.after(() => store.close());
+  await store.createUser('alice', await hashPassword('wonderland', FAST), 42);
+  return store;
+}
+
+test('checkLogin: the right password gives the user, without its hash', async (t) => {
+  const store = await storeWithAlice(t);
+  const user = await checkLogin(store, 'alice', 'wonderland', { parameters: FAST });
+  assert.deepEqual(user, { id: 1, username: 'alice', createdAt: 42 });
+});
+
+test('checkLogin: a wrong password and an unknown user both fail, both after one scrypt run', async (t) => {
+  const store = await storeWithAlice(t);
+  const costs = countScrypt(t);
+  assert.equal(await checkLogin(store, 'alice', 'looking-glass', { parameters: FAST }), undefined);
+  assert.deepEqual(
+    costs.map((cost) => cost.N),
+    [FAST.N],
+  );
+  assert.equal(await checkLogin(store, 'mallory', 'wonderland', { parameters: FAST }), undefined);
+  assert.equal(costs.length, 2);
+  // The same work, so the two failures take the same time: cost, block size, parallelism, salt
+  // and key lengths all alike. (Timing them instead would prove less, and flakily.)
+  assert.deepEqual(costs[1], costs[0]);
+});
+
+test('checkLogin: an unknown user costs OWASP scrypt by default', async (t) => {
+  const store = openSqliteStore(':memory:');
+  t.after(() => store.close());
+  const costs = countScrypt(t);
+  assert.equal(await checkLogin(store, 'nobody', 'password'), undefined);
+  assert.deepEqual(
+    costs.map((cost) => cost.N),
+    [OWASP_SCRYPT.N],
+  );
+});
