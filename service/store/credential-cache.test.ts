@@ -1,6 +1,3 @@
-// The credential cache over the real SQLite store, with a second connection to the same file
-// standing for another process (the CLI, a second service). The engine always answers with a
-// promise, so an answer that is not a promise came from memory.
 // The credential cache over each real engine (SQLite, PostgreSQL), with another connection to
 // the same database standing for another process (the CLI, a second instance). The engines
 // always answer with a promise, so an answer that is not a promise came from memory.
