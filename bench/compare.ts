@@ -9,6 +9,7 @@ import { rounds, verify, type Group } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import { startServer, type ServerProcess } from './process.js';
 import { summarise, table, targetTable } from './report.js';
+import { timeTricks, trickTable } from './tricks.js';
 
 const PEERS = [
   'fastify',
@@ -36,7 +37,10 @@ try {
   console.log('checked   every route answers 200 and the body with its credential, 401 without');
   console.log(`cpus      ${pinApart(Object.values(servers).map((server) => server.pid))}\n`);
   const groups: Group[] = [
-    { server: fastify, shots: [routes.fastify, routes.bearer, routes.bearerPeer] },
+    {
+      server: fastify,
+      shots: [routes.fastify, routes.bearer, routes.bearerPeer, routes.bearerPlain],
+    },
     { server: fastify, shots: [routes.fastify, routes.basic, routes.basicPeer] },
     { server: fastify, shots: [routes.fastify, routes.key, routes.keyPeer] },
     { server: fastify, shots: [routes.fastify, routes.anyOf, routes.anyOfPeer] },
@@ -47,8 +51,11 @@ try {
   const runs = await rounds(groups, load);
   const labels = Object.values(routes).map((route) => route.label);
   const summaries = summarise(labels, runs);
+  // In this process, pinned apart from the servers, which are idle by now.
+  const timedTricks = timeTricks(load.rounds);
   console.log(`\n${table(summaries)}\n\n${targetTable(runs, targets)}\n`);
-  save('compare', started, { settings: load, summaries, runs });
+  console.log(`${trickTable(timedTricks)}\n`);
+  save('compare', started, { settings: load, summaries, runs, tricks: timedTricks });
 } finally {
   for (const server of Object.values(servers)) await server.close();
 }

@@ -83,7 +83,7 @@ const times = (n: number) => `${n.toFixed(2)}×`;
 const range = ([low, high]: readonly [number, number]) => `${low.toFixed(2)}–${high.toFixed(2)}`;
 
 /** Rows of cells as a Markdown table, the first row its header; all but the first column right. */
-function markdownTable(rows: readonly (readonly string[])[]): string {
+export function markdownTable(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   const line = (cells: readonly string[]) =>
     `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
