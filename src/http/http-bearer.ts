@@ -1,13 +1,11 @@
 import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
 import { AMBIGUOUS, judgeHook, REJECTED } from '../core/outcome.js';
-import type { Accepted, Awaitable, Extraction, Nothing, Outcome } from '../core/outcome.js';
+import type { Awaitable, Nothing, Outcome } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { timingSafeIndex } from '../core/timing-safe-matcher.js';
 import { requireHookOrSecrets, schemeNamePart } from '../core/configuration-checks.js';
 import { queryParam } from '../internal/query-param.js';
-import { singleHeaderValue } from '../internal/single-header.js';
 import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';
 import { authorizationCredentials } from './authorization-credentials.js';
 import { isB64token } from './is-b64token.js';
@@ -46,7 +44,7 @@ export interface HttpBearerOptions<TAuth> extends AuthenticatorOptions {
  */
 export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
   readonly #hook: BearerHook<TAuth> | undefined;
-  readonly #tokens: StaticTokens<TAuth> | undefined;
+  readonly #tokens: StaticCredentials<TAuth> | undefined;
   readonly #maxLength: number;
   readonly #scheme: SecurityScheme;
 
@@ -64,8 +62,14 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
     );
     this.#hook = options.authenticate;
     this.#maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
+    const maxLength = this.#maxLength;
     if (options.tokens !== undefined) {
-      this.#tokens = staticTokens(options.tokens, this.#maxLength);
+      this.#tokens = new StaticCredentials('HttpBearer tokens', options.tokens, (token) => {
+        if (!isB64token(token))
+          return 'is not an RFC 6750 b64token, so no request could present it';
+        if (token.length > maxLength) return `is longer than maxLength (${String(maxLength)})`;
+        return undefined;
+      });
     }
     this.#scheme = {
       type: 'http',
@@ -77,7 +81,7 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
 
   /** Resolves a token to the caller; returns `undefined`, `null` or `false` to reject. */
   authenticate(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {
-    if (this.#tokens !== undefined) return this.#tokens.credentials.lookup(token);
+    if (this.#tokens !== undefined) return this.#tokens.lookup(token);
     // requireHookOrSecrets guarantees a hook whenever this base method is the one in force
     // without tokens.
     return (this.#hook as BearerHook<TAuth>)(request, token);
@@ -89,7 +93,7 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
    * parameter beside it is ambiguous, and the hook is not called.
    */
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
-    const found = this.#fromHeader(request);
+    const found = authorizationCredentials(request, 'bearer', this.#maxLength);
     if (found.state === 'absent' || found.state === 'ambiguous') return found;
     // RFC 6750 §2: a client uses one method per request. A token in the query as well may be
     // the one a proxy or a log reads, so neither wins, whatever the header's token is worth. The
@@ -100,22 +104,6 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
     if (!isB64token(token)) return REJECTED;
     // The adapter passes its own request object, which is the registered AuthRequest type.
     return judgeHook(this.authenticate(request as AuthRequest, token));
-  }
-
-  /** The Bearer credential of the `Authorization` header, or a static token's verdict on it. */
-  #fromHeader(request: RequestView): Accepted<TAuth> | Extraction<string> {
-    const tokens = this.#tokens;
-    if (tokens !== undefined) {
-      // The usual `Bearer <token>` header is compared whole, in constant time: every configured
-      // token is a b64token, so an equal header is a valid one. Any other header takes the
-      // general path below, which decides it exactly as without tokens.
-      const header = singleHeaderValue(request, 'authorization', 'Authorization');
-      if (typeof header === 'string') {
-        const index = tokens.headerIndex(header);
-        if (index !== -1) return tokens.accepted[index] as Accepted<TAuth>;
-      }
-    }
-    return authorizationCredentials(request, 'bearer', this.#maxLength);
   }
 
   override get securityScheme(): SecurityScheme {
@@ -138,30 +126,4 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
   override get readsCredential(): boolean {
     return true;
   }
-}
-
-/** Static tokens, prepared for both paths of {@link HttpBearer.verify}. */
-interface StaticTokens<TAuth> {
-  /** The tokens themselves, for the general path. */
-  readonly credentials: StaticCredentials<TAuth>;
-  /** The position of the token whose `Bearer <token>` equals a whole header, or -1. */
-  readonly headerIndex: (header: string) => number;
-  /** The outcome of each token, made once: an accepted request allocates nothing. */
-  readonly accepted: readonly Accepted<TAuth>[];
-}
-
-function staticTokens<TAuth>(
-  entries: StaticEntries<TAuth>,
-  maxLength: number,
-): StaticTokens<TAuth> {
-  const credentials = new StaticCredentials('HttpBearer tokens', entries, (token) => {
-    if (!isB64token(token)) return 'is not an RFC 6750 b64token, so no request could present it';
-    if (token.length > maxLength) return `is longer than maxLength (${String(maxLength)})`;
-    return undefined;
-  });
-  return {
-    credentials,
-    headerIndex: timingSafeIndex(credentials.secrets.map((token) => `Bearer ${token}`)),
-    accepted: credentials.values.map((value) => Object.freeze({ state: 'accepted', value })),
-  };
 }

@@ -12,10 +12,8 @@ export type StaticEntries<TAuth> = Iterable<readonly [secret: string, auth: TAut
  * one matched, or how much of one did.
  */
 export class StaticCredentials<TAuth> {
-  /** The secrets, in the order given. */
-  readonly secrets: readonly string[];
   /** What each secret authenticates as, at the secret's position. */
-  readonly values: readonly TAuth[];
+  readonly #values: readonly TAuth[];
   readonly #indexOf: (presented: string) => number;
 
   /**
@@ -52,19 +50,13 @@ export class StaticCredentials<TAuth> {
       values.push(value);
     }
     if (secrets.length === 0) throw new ConfigurationError(`${what}: give at least one secret`);
-    this.secrets = secrets;
-    this.values = values;
+    this.#values = values;
     this.#indexOf = timingSafeIndex(secrets);
   }
 
-  /** The position of the secret equal to `presented`, or -1; the same work for any outcome. */
-  indexOf(presented: string): number {
-    return this.#indexOf(presented);
-  }
-
-  /** What the secret equal to `presented` authenticates as, or `undefined`. */
+  /** What the secret equal to `presented` authenticates as, or `undefined`; the same work for any. */
   lookup(presented: string): TAuth | undefined {
-    const index = this.indexOf(presented);
-    return index === -1 ? undefined : this.values[index];
+    const index = this.#indexOf(presented);
+    return index === -1 ? undefined : this.#values[index];
   }
 }
