@@ -10,7 +10,6 @@ describe('the tricks of npm run bench', () => {
       checkTricks();
     });
     for (const { trick, plain, inputs } of tricks) {
-      // A matcher answers true and false over them; the encoders, bytes.
       assert.deepEqual(inputs.map(trick), inputs.map(plain));
     }
   });

@@ -80,21 +80,14 @@ function codeUnits(secret: unknown): PreparedSecret {
 /**
  * Zero when `presented` equals the secret. One loop for every outcome: when the lengths differ,
  * the accumulator starts non-zero and the masked index wraps around the secret, so a mismatched
- * length does the very same work as a matched one. Two code units a turn, so the loop's own
- * work (its bound and counter) is paid half as often.
+ * length does the very same work as a matched one.
  */
 function difference(presented: string, secret: PreparedSecret): number {
   const { units, mask } = secret;
-  const length = presented.length;
-  let accumulated = length ^ secret.length;
-  let i = 0;
+  let accumulated = presented.length ^ secret.length;
   // Indexes are always within the array: (anything) & mask < units.length.
-  for (; i + 1 < length; i += 2) {
-    accumulated |=
-      (presented.charCodeAt(i) ^ (units[i & mask] as number)) |
-      (presented.charCodeAt(i + 1) ^ (units[(i + 1) & mask] as number));
+  for (let i = 0; i < presented.length; i++) {
+    accumulated |= presented.charCodeAt(i) ^ (units[i & mask] as number);
   }
-  // The last code unit of an odd length: which branch runs depends on the length alone.
-  if (i < length) accumulated |= presented.charCodeAt(i) ^ (units[i & mask] as number);
   return accumulated;
 }
