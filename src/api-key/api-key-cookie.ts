@@ -19,4 +19,9 @@ export class APIKeyCookie<TAuth = unknown> extends APIKey<TAuth> {
   override get cookieBased(): boolean {
     return true;
   }
+
+  /** A CSRF token is bound to the key the request's cookie carries. */
+  protected override csrfBinding(key: string): string {
+    return key;
+  }
 }

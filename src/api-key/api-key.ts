@@ -1,11 +1,12 @@
-import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
+import { DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
-import { judgeHook, REJECTED } from '../core/outcome.js';
-import type { Awaitable, Extraction, Nothing, Outcome } from '../core/outcome.js';
+import { CredentialAuthenticator } from '../core/credential-authenticator.js';
+import { withinLength } from '../core/outcome.js';
+import type { Awaitable, Extraction, Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requireHookOrSecrets, schemeNamePart } from '../core/configuration-checks.js';
-import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';
+import { schemeNamePart } from '../core/configuration-checks.js';
+import { secretsOrHook, type StaticEntries } from '../internal/static-credentials.js';
 
 /** The API-key hook: resolve a key to its owner, or return nothing to reject. */
 export type KeyHook<TAuth> = (request: AuthRequest, key: string) => Awaitable<TAuth | Nothing>;
@@ -38,14 +39,13 @@ export type KeyReader = (request: RequestView) => Extraction<string>;
  * The shared machinery of {@link APIKeyQuery}, {@link APIKeyHeader} and {@link APIKeyCookie}:
  * each kind gives the reader of its transport, for the parameter name in force.
  */
-export abstract class APIKey<TAuth = unknown> extends Authenticator<TAuth> {
+export abstract class APIKey<TAuth = unknown> extends CredentialAuthenticator<string, TAuth> {
   /** Name of the query parameter, header or cookie carrying the key. */
   readonly paramName: string;
   /** Where the key travels. */
   abstract readonly in: APIKeyLocation;
   readonly #read: KeyReader;
-  readonly #hook: KeyHook<TAuth> | undefined;
-  readonly #keys: StaticCredentials<TAuth> | undefined;
+  readonly #check: KeyHook<TAuth>;
   readonly #maxLength: number;
   readonly #description: string | undefined;
 
@@ -56,45 +56,30 @@ export abstract class APIKey<TAuth = unknown> extends Authenticator<TAuth> {
   ) {
     const paramName = options.paramName ?? 'key';
     super(`apiKey${kind}_${schemeNamePart(paramName)}`, options);
-    requireHookOrSecrets(
-      `APIKey${kind}`,
-      'keys',
-      options.authenticate !== undefined,
-      this.authenticate !== APIKey.prototype.authenticate,
-      options.keys !== undefined,
-    );
     this.paramName = paramName;
     this.#read = reader(paramName);
-    this.#hook = options.authenticate;
-    const maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
-    this.#maxLength = maxLength;
-    if (options.keys !== undefined) {
-      this.#keys = new StaticCredentials(`APIKey${kind} keys`, options.keys, (key) =>
-        key.length > maxLength ? `is longer than maxLength (${String(maxLength)})` : undefined,
-      );
-    }
+    this.#maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
+    this.#check = secretsOrHook(`APIKey${kind}`, 'keys', {
+      hook: options.authenticate,
+      secrets: options.keys,
+      overridden: this.authenticate !== APIKey.prototype.authenticate,
+      maxLength: this.#maxLength,
+    });
     this.#description = options.description;
   }
 
   /** Resolves a key to its owner; returns `undefined`, `null` or `false` to reject. */
   authenticate(request: AuthRequest, key: string): Awaitable<TAuth | Nothing> {
-    if (this.#keys !== undefined) return this.#keys.lookup(key);
-    // requireHookOrSecrets guarantees a hook whenever this base method is in force without keys.
-    return (this.#hook as KeyHook<TAuth>)(request, key);
+    return this.#check(request, key);
   }
 
-  /**
-   * Reads the key from its transport and asks the hook (or the static keys) about it. A key sent
-   * in a cookie is what a CSRF token must be bound to.
-   */
-  override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
-    const found = this.#read(request);
-    if (found.state !== 'present') return found;
-    const key = found.credential;
-    if (key.length > this.#maxLength) return REJECTED;
-    // The adapter passes its own request object, which is the registered AuthRequest type.
-    const result = this.authenticate(request as AuthRequest, key);
-    return judgeHook(result, this.cookieBased ? key : undefined);
+  /** The key, read from its transport, of at most `maxLength` characters. */
+  protected override extract(request: RequestView): Extraction<string> {
+    return withinLength(this.#read(request), this.#maxLength);
+  }
+
+  protected override invoke(request: AuthRequest, key: string): Awaitable<TAuth | Nothing> {
+    return this.authenticate(request, key);
   }
 
   override get securityScheme(): SecurityScheme {
@@ -108,10 +93,6 @@ export abstract class APIKey<TAuth = unknown> extends Authenticator<TAuth> {
 
   override challenge(realm: string): string {
     return `APIKey realm=${quote(realm)}, in="${this.in}", name=${quote(this.paramName)}`;
-  }
-
-  override get readsCredential(): boolean {
-    return true;
   }
 
   /** A key is no `Authorization` credential: shared caches would not keep replies to themselves. */

@@ -12,6 +12,15 @@ import {
 } from './outcome.js';
 import type { AuthRequest, RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
+import { APIKeyCookie } from '../api-key/api-key-cookie.js';
+import { APIKeyHeader } from '../api-key/api-key-header.js';
+import { APIKeyQuery } from '../api-key/api-key-query.js';
+import { HttpBasic } from '../http/http-basic.js';
+import { HttpBearer } from '../http/http-bearer.js';
+import { OAuth2PasswordBearer } from '../http/oauth2-password-bearer.js';
+import { JwtBearer } from '../jwt/jwt-bearer.js';
+import { MemorySessionStore } from '../session/memory-session-store.js';
+import { SessionAuth } from '../session/session-auth.js';
 
 /** Extracts whatever it is told; its hook returns what it is told, counting calls. */
 class Scripted extends CredentialAuthenticator<string, unknown> {
@@ -79,4 +88,26 @@ describe('CredentialAuthenticator', () => {
     });
     assert.equal(await new Bound(present, undefined).verify(request), REJECTED);
   });
+});
+
+describe('the built-in kinds', () => {
+  const hook = () => 'user';
+  const kinds = [
+    new HttpBearer({ authenticate: hook }),
+    new OAuth2PasswordBearer({ tokenUrl: '/token', authenticate: hook }),
+    new JwtBearer({ keys: { keys: [] }, algorithms: ['RS256'], issuer: 'i', audience: 'a' }),
+    new HttpBasic({ authenticate: hook }),
+    new APIKeyQuery({ authenticate: hook }),
+    new APIKeyHeader({ authenticate: hook }),
+    new APIKeyCookie({ authenticate: hook }),
+    new SessionAuth({ store: new MemorySessionStore() }),
+  ];
+  for (const kind of kinds) {
+    it(`${kind.constructor.name} verifies on the one path, stating only its own steps`, () => {
+      assert.ok(kind instanceof CredentialAuthenticator);
+      let owner: unknown = Object.getPrototypeOf(kind);
+      while (!Object.hasOwn(owner as object, 'verify')) owner = Object.getPrototypeOf(owner);
+      assert.equal(owner, CredentialAuthenticator.prototype, 'the class whose verify() it runs');
+    });
+  }
 });

@@ -9,12 +9,24 @@ import {
 import type { AuthRequest, RequestView } from './request.js';
 
 /**
- * A base for your own kinds of credential: say where the credential lives (`extract`) and how
- * your hook is called with it (`invoke`); `verify` runs the two and judges the hook's result.
- * The built-in kinds implement `verify` themselves.
+ * The path every credential takes, in the built-in kinds and in your own: `extract` finds the
+ * credential where it lives and checks its form, `invoke` calls the hook with it, and `verify`
+ * judges the hook's result, bound for a cookie kind to what `csrfBinding` names. A credential that
+ * is absent, sent twice, too long or malformed never reaches the hook.
+ *
+ * @example
+ * class ClientIdAuth extends CredentialAuthenticator<string, Client> {
+ *   protected override extract(request: RequestView): Extraction<string> {
+ *     const id = request.headers['x-client-id'];
+ *     return typeof id === 'string' && id !== '' ? { state: 'present', credential: id } : ABSENT;
+ *   }
+ *   protected override invoke(_request: AuthRequest, id: string) {
+ *     return clients.get(id);
+ *   }
+ * }
  */
 export abstract class CredentialAuthenticator<TCredential, TAuth> extends Authenticator<TAuth> {
-  /** Finds the credential; never throws. */
+  /** Finds the credential and checks its form; never throws. */
   protected abstract extract(request: RequestView): Extraction<TCredential>;
 
   /** Calls the `authenticate` hook with the credential. */

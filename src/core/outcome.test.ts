@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ABSENT, AMBIGUOUS, REJECTED, isAccepted, isPromiseLike, judgeHook } from './outcome.js';
+import {
+  ABSENT,
+  AMBIGUOUS,
+  REJECTED,
+  isAccepted,
+  isPromiseLike,
+  judgeHook,
+  withinLength,
+} from './outcome.js';
 import { HttpBearer } from '../http/http-bearer.js';
 import { authFunction } from './function-authenticator.js';
 
@@ -36,6 +44,16 @@ describe('shared verdicts', () => {
     assert.equal(REJECTED.state, 'rejected');
     assert.equal(AMBIGUOUS.state, 'ambiguous');
     for (const verdict of [ABSENT, REJECTED, AMBIGUOUS]) assert.ok(Object.isFrozen(verdict));
+  });
+});
+
+describe('withinLength', () => {
+  it('rejects a present credential longer than the limit, and passes anything else', () => {
+    const present = (credential: string) => ({ state: 'present', credential }) as const;
+    assert.equal(withinLength(present('abcd'), 3), REJECTED);
+    const fits = present('abc');
+    assert.equal(withinLength(fits, 3), fits);
+    for (const found of [ABSENT, AMBIGUOUS, REJECTED]) assert.equal(withinLength(found, 0), found);
   });
 });
 

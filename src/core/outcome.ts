@@ -53,6 +53,11 @@ export const AMBIGUOUS: Ambiguous = Object.freeze({ state: 'ambiguous' });
 export type Extraction<C> =
   Absent | Rejected | Ambiguous | { readonly state: 'present'; readonly credential: C };
 
+/** What was found, but a present credential longer than `maxLength` characters is rejected. */
+export function withinLength(found: Extraction<string>, maxLength: number): Extraction<string> {
+  return found.state === 'present' && found.credential.length > maxLength ? REJECTED : found;
+}
+
 /**
  * The verdict on what a hook returned: accepted with its value (and, for a cookie credential, the
  * value a CSRF token must be bound to) or rejected. A synchronous result is judged at once, so a

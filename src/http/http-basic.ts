@@ -1,12 +1,13 @@
-import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
+import { DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
-import { judgeHook, REJECTED } from '../core/outcome.js';
-import type { Awaitable, Nothing, Outcome } from '../core/outcome.js';
+import { CredentialAuthenticator } from '../core/credential-authenticator.js';
+import { REJECTED } from '../core/outcome.js';
+import type { Awaitable, Extraction, Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requireHook } from '../core/configuration-checks.js';
 import { authorizationCredentials } from './authorization-credentials.js';
-import { parseBasicCredentials } from './parse-basic-credentials.js';
+import { parseBasicCredentials, type BasicCredentials } from './parse-basic-credentials.js';
 
 /** The Basic hook: check a username and password, or return nothing to reject. */
 export type BasicHook<TAuth> = (
@@ -32,7 +33,7 @@ export interface HttpBasicOptions<TAuth> extends AuthenticatorOptions {
  * @example
  * const basic = new HttpBasic({ authenticate: (request, user, pass) => users.check(user, pass) });
  */
-export class HttpBasic<TAuth = unknown> extends Authenticator<TAuth> {
+export class HttpBasic<TAuth = unknown> extends CredentialAuthenticator<BasicCredentials, TAuth> {
   readonly #hook: BasicHook<TAuth> | undefined;
   readonly #maxLength: number;
   readonly #scheme: SecurityScheme;
@@ -62,18 +63,19 @@ export class HttpBasic<TAuth = unknown> extends Authenticator<TAuth> {
     return (this.#hook as BasicHook<TAuth>)(request, username, password);
   }
 
-  /**
-   * Reads `Authorization: Basic <token68>`, decodes it strictly and asks the hook about the
-   * username and password.
-   */
-  override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
+  /** The username and password of `Authorization: Basic <token68>`, decoded strictly. */
+  protected override extract(request: RequestView): Extraction<BasicCredentials> {
     const found = authorizationCredentials(request, 'basic', this.#maxLength);
     if (found.state !== 'present') return found;
     const credentials = parseBasicCredentials(found.credential);
-    if (credentials === undefined) return REJECTED;
-    const { username, password } = credentials;
-    // The adapter passes its own request object, which is the registered AuthRequest type.
-    return judgeHook(this.authenticate(request as AuthRequest, username, password));
+    return credentials === undefined ? REJECTED : { state: 'present', credential: credentials };
+  }
+
+  protected override invoke(
+    request: AuthRequest,
+    { username, password }: BasicCredentials,
+  ): Awaitable<TAuth | Nothing> {
+    return this.authenticate(request, username, password);
   }
 
   override get securityScheme(): SecurityScheme {
@@ -82,9 +84,5 @@ export class HttpBasic<TAuth = unknown> extends Authenticator<TAuth> {
 
   override challenge(realm: string): string {
     return `Basic realm=${quote(realm)}, charset="UTF-8"`;
-  }
-
-  override get readsCredential(): boolean {
-    return true;
   }
 }

@@ -1,12 +1,13 @@
-import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
+import { DEFAULT_MAX_CREDENTIAL_LENGTH, quote } from '../core/authenticator.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
-import { AMBIGUOUS, judgeHook, REJECTED } from '../core/outcome.js';
-import type { Awaitable, Nothing, Outcome } from '../core/outcome.js';
+import { CredentialAuthenticator } from '../core/credential-authenticator.js';
+import { AMBIGUOUS, REJECTED } from '../core/outcome.js';
+import type { Awaitable, Extraction, Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import { requireHookOrSecrets, schemeNamePart } from '../core/configuration-checks.js';
+import { schemeNamePart } from '../core/configuration-checks.js';
 import { queryParam } from '../internal/query-param.js';
-import { StaticCredentials, type StaticEntries } from '../internal/static-credentials.js';
+import { secretsOrHook, type StaticEntries } from '../internal/static-credentials.js';
 import { authorizationCredentials } from './authorization-credentials.js';
 import { isB64token } from './is-b64token.js';
 
@@ -42,9 +43,8 @@ export interface HttpBearerOptions<TAuth> extends AuthenticatorOptions {
  * const bearer = new HttpBearer({ authenticate: (request, token) => sessions.byToken(token) });
  * const service = new HttpBearer({ tokens: new Map([[process.env.CI_TOKEN, { client: 'ci' }]]) });
  */
-export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
-  readonly #hook: BearerHook<TAuth> | undefined;
-  readonly #tokens: StaticCredentials<TAuth> | undefined;
+export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string, TAuth> {
+  readonly #check: BearerHook<TAuth>;
   readonly #maxLength: number;
   readonly #scheme: SecurityScheme;
 
@@ -53,24 +53,17 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
       options.bearerFormat ? `bearerAuth_${schemeNamePart(options.bearerFormat)}` : 'bearerAuth',
       options,
     );
-    requireHookOrSecrets(
-      'HttpBearer',
-      'tokens',
-      options.authenticate !== undefined,
-      this.authenticate !== HttpBearer.prototype.authenticate,
-      options.tokens !== undefined,
-    );
-    this.#hook = options.authenticate;
     this.#maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
-    const maxLength = this.#maxLength;
-    if (options.tokens !== undefined) {
-      this.#tokens = new StaticCredentials('HttpBearer tokens', options.tokens, (token) => {
-        if (!isB64token(token))
-          return 'is not an RFC 6750 b64token, so no request could present it';
-        if (token.length > maxLength) return `is longer than maxLength (${String(maxLength)})`;
-        return undefined;
-      });
-    }
+    this.#check = secretsOrHook('HttpBearer', 'tokens', {
+      hook: options.authenticate,
+      secrets: options.tokens,
+      overridden: this.authenticate !== HttpBearer.prototype.authenticate,
+      maxLength: this.#maxLength,
+      malformed: (token) =>
+        isB64token(token)
+          ? undefined
+          : 'is not an RFC 6750 b64token, so no request could present it',
+    });
     this.#scheme = {
       type: 'http',
       scheme: 'bearer',
@@ -81,29 +74,25 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
 
   /** Resolves a token to the caller; returns `undefined`, `null` or `false` to reject. */
   authenticate(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {
-    if (this.#tokens !== undefined) return this.#tokens.lookup(token);
-    // requireHookOrSecrets guarantees a hook whenever this base method is the one in force
-    // without tokens.
-    return (this.#hook as BearerHook<TAuth>)(request, token);
+    return this.#check(request, token);
   }
 
   /**
-   * Reads `Authorization: Bearer <token>` and asks the hook (or the static tokens) about it. A
-   * token that is not a `b64token` is refused unheard; one sent with an `access_token` query
-   * parameter beside it is ambiguous, and the hook is not called.
+   * The token of `Authorization: Bearer <token>`, a `b64token` of at most `maxLength` characters.
+   * One sent with an `access_token` query parameter beside it is ambiguous.
    */
-  override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {
+  protected override extract(request: RequestView): Extraction<string> {
     const found = authorizationCredentials(request, 'bearer', this.#maxLength);
     if (found.state === 'absent' || found.state === 'ambiguous') return found;
     // RFC 6750 §2: a client uses one method per request. A token in the query as well may be
     // the one a proxy or a log reads, so neither wins, whatever the header's token is worth. The
     // strict reader decodes the name (`acc%65ss_token`) and takes an empty value as absent.
     if (queryParam(request.url, 'access_token').state !== 'absent') return AMBIGUOUS;
-    if (found.state !== 'present') return found;
-    const token = found.credential;
-    if (!isB64token(token)) return REJECTED;
-    // The adapter passes its own request object, which is the registered AuthRequest type.
-    return judgeHook(this.authenticate(request as AuthRequest, token));
+    return found.state === 'present' && !isB64token(found.credential) ? REJECTED : found;
+  }
+
+  protected override invoke(request: AuthRequest, token: string): Awaitable<TAuth | Nothing> {
+    return this.authenticate(request, token);
   }
 
   override get securityScheme(): SecurityScheme {
@@ -121,9 +110,5 @@ export class HttpBearer<TAuth = unknown> extends Authenticator<TAuth> {
 
   override scopeChallenge(realm: string, scopes: readonly string[]): string {
     return `Bearer realm=${quote(realm)}, error="insufficient_scope", scope=${quote(scopes.join(' '))}`;
-  }
-
-  override get readsCredential(): boolean {
-    return true;
   }
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigurationError } from '../core/errors.js';
-import { StaticCredentials } from './static-credentials.js';
+import { secretsOrHook, StaticCredentials } from './static-credentials.js';
+import type { AuthRequest } from '../core/request.js';
 
 const none = (): undefined => undefined;
 
@@ -86,5 +87,54 @@ describe('StaticCredentials', () => {
         error instanceof ConfigurationError &&
         error.message === 'APIKeyQuery keys: the secret at position 2 is too long',
     );
+  });
+});
+
+describe('secretsOrHook', () => {
+  const request = { method: 'GET', url: '/', headers: {} } as AuthRequest;
+  const hook = (_request: AuthRequest, key: string) => `hooked:${key}`;
+  const given = { hook: undefined, secrets: undefined, overridden: false, maxLength: 8 };
+
+  it('is the hook when given, a constant-time lookup when secrets are', async () => {
+    assert.equal(secretsOrHook('APIKeyQuery', 'keys', { ...given, hook }), hook);
+    const check = secretsOrHook('APIKeyQuery', 'keys', { ...given, secrets: [['k1', 'one']] });
+    assert.equal(await check(request, 'k1'), 'one');
+    assert.equal(await check(request, 'k2'), undefined);
+  });
+
+  it('takes exactly one of a hook, an override and secrets', () => {
+    const secrets = [['k1', 'one']] as const;
+    for (const wrong of [
+      given,
+      { ...given, hook, secrets },
+      { ...given, overridden: true, secrets },
+    ]) {
+      assert.throws(() => secretsOrHook('HttpBearer', 'tokens', wrong), {
+        code: 'VOUCH_ERR_CONFIGURATION',
+      });
+    }
+  });
+
+  it('refuses a secret longer than maxLength, or malformed, naming its position', () => {
+    const malformed = (secret: string) => (secret.includes(' ') ? 'has a space' : undefined);
+    const refused: readonly [string, RegExp][] = [
+      ['123456789', /HttpBearer tokens: the secret at position 2 is longer than maxLength \(8\)$/],
+      ['a b', /HttpBearer tokens: the secret at position 2 has a space$/],
+    ];
+    for (const [secret, message] of refused) {
+      const secrets = [
+        ['fine', 1],
+        [secret, 2],
+      ] as const;
+      assert.throws(() => secretsOrHook('HttpBearer', 'tokens', { ...given, secrets, malformed }), {
+        code: 'VOUCH_ERR_CONFIGURATION',
+        message,
+      });
+    }
+  });
+
+  it('gives an overridden authenticate a check that says why if super calls it', () => {
+    const check = secretsOrHook('HttpBasic', 'tokens', { ...given, overridden: true });
+    assert.throws(() => check(request, 'k'), /no authenticate hook was given/);
   });
 });

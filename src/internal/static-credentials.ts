@@ -1,5 +1,7 @@
+import { requireHookOrSecrets } from '../core/configuration-checks.js';
 import { ConfigurationError } from '../core/errors.js';
-import { isAccepted } from '../core/outcome.js';
+import { isAccepted, type Awaitable, type Nothing } from '../core/outcome.js';
+import type { AuthRequest } from '../core/request.js';
 import { timingSafeIndex } from '../core/timing-safe-matcher.js';
 
 /** Static credentials as options take them: each secret with what it authenticates as. */
@@ -59,4 +61,55 @@ export class StaticCredentials<TAuth> {
     const index = this.#indexOf(presented);
     return index === -1 ? undefined : this.#values[index];
   }
+}
+
+/** A hook over one string credential (a token, a key), as `HttpBearer` and the API keys call it. */
+export type CredentialHook<TAuth> = (
+  request: AuthRequest,
+  credential: string,
+) => Awaitable<TAuth | Nothing>;
+
+/** How a kind taking static secrets was told to judge its credentials. */
+export interface SecretsOrHookOptions<TAuth> {
+  /** The `authenticate` option. */
+  readonly hook: CredentialHook<TAuth> | undefined;
+  /** The static secrets option (`tokens`, `keys`). */
+  readonly secrets: StaticEntries<TAuth> | undefined;
+  /** Whether a subclass overrides `authenticate`, which then never calls the check returned. */
+  readonly overridden: boolean;
+  /** The longest credential the kind reads: a longer secret could never be presented. */
+  readonly maxLength: number;
+  /** Why a secret lacks the form the kind's credentials have, or `undefined` when it has it. */
+  readonly malformed?: (secret: string) => string | undefined;
+}
+
+/**
+ * The check behind the `authenticate` method of a kind that takes static secrets or a hook: a
+ * constant-time lookup in the secrets when given, else the hook.
+ *
+ * @param kind - the kind as errors name it, e.g. `HttpBearer`.
+ * @param option - the name of its secrets option, e.g. `tokens`.
+ * @throws ConfigurationError unless exactly one of the hook, the override and the secrets is
+ *   given, or when a secret could never be accepted: too long, malformed, or as
+ *   {@link StaticCredentials} refuses it.
+ */
+export function secretsOrHook<TAuth>(
+  kind: string,
+  option: string,
+  given: SecretsOrHookOptions<TAuth>,
+): CredentialHook<TAuth> {
+  const { hook, secrets, overridden } = given;
+  requireHookOrSecrets(kind, option, hook !== undefined, overridden, secrets !== undefined);
+  if (secrets === undefined) return hook ?? noHook;
+  const { maxLength, malformed } = given;
+  const credentials = new StaticCredentials(`${kind} ${option}`, secrets, (secret) => {
+    if (secret.length > maxLength) return `is longer than maxLength (${String(maxLength)})`;
+    return malformed?.(secret);
+  });
+  return (_request, credential) => credentials.lookup(credential);
+}
+
+/** The check of a kind whose subclass overrides `authenticate`: only `super.authenticate()` calls it. */
+function noHook(): never {
+  throw new Error('no authenticate hook was given, so super.authenticate() has none to call');
 }

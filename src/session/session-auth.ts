@@ -1,7 +1,8 @@
-import { Authenticator, DEFAULT_MAX_CREDENTIAL_LENGTH } from '../core/authenticator.js';
+import { DEFAULT_MAX_CREDENTIAL_LENGTH } from '../core/authenticator.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
-import { judgeHook, REJECTED } from '../core/outcome.js';
-import type { Awaitable, Extraction, Nothing, Outcome } from '../core/outcome.js';
+import { CredentialAuthenticator } from '../core/credential-authenticator.js';
+import { withinLength } from '../core/outcome.js';
+import type { Awaitable, Extraction, Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requirePrintable, requireToken, schemeNamePart } from '../core/configuration-checks.js';
@@ -27,7 +28,7 @@ export interface SessionAuthOptions<TUser> extends AuthenticatorOptions {
  *
  * @example new SessionAuth({ store: new MemorySessionStore<User>() })
  */
-export class SessionAuth<TUser = unknown> extends Authenticator<TUser> {
+export class SessionAuth<TUser = unknown> extends CredentialAuthenticator<string, TUser> {
   /** The session cookie's name. */
   readonly cookieName: string;
   /** The store sessions are resolved through. */
@@ -59,7 +60,7 @@ export class SessionAuth<TUser = unknown> extends Authenticator<TUser> {
    * the cookie is sent once), for a sign-out to destroy; `undefined` when there is none.
    */
   sessionIdOf(request: RequestView): string | undefined {
-    const found = this.#read(request);
+    const found = this.extract(request);
     return found.state === 'present' ? found.credential : undefined;
   }
 
@@ -68,23 +69,24 @@ export class SessionAuth<TUser = unknown> extends Authenticator<TUser> {
     return this.store.get(sessionId);
   }
 
-  /**
-   * Reads the session cookie and asks `authenticate` (the store, by default) about it; the CSRF
-   * token of an unsafe request must be bound to the session id.
-   */
-  override verify(request: RequestView): Outcome<TUser> | Promise<Outcome<TUser>> {
-    const found = this.#read(request);
-    if (found.state !== 'present') return found;
-    const sessionId = found.credential;
-    // The adapter passes its own request object, which is the registered AuthRequest type.
-    return judgeHook(this.authenticate(request as AuthRequest, sessionId), sessionId);
+  /** The session id: the session cookie's value, sent once, of at most 4096 characters. */
+  protected override extract(request: RequestView): Extraction<string> {
+    return withinLength(
+      readCookie(request.headers, this.cookieName),
+      DEFAULT_MAX_CREDENTIAL_LENGTH,
+    );
+  }
+
+  protected override invoke(request: AuthRequest, sessionId: string): Awaitable<TUser | Nothing> {
+    return this.authenticate(request, sessionId);
+  }
+
+  /** A CSRF token is bound to the session id. */
+  protected override csrfBinding(sessionId: string): string {
+    return sessionId;
   }
 
   override get cookieBased(): boolean {
-    return true;
-  }
-
-  override get readsCredential(): boolean {
     return true;
   }
 
@@ -95,13 +97,5 @@ export class SessionAuth<TUser = unknown> extends Authenticator<TUser> {
       name: this.cookieName,
       ...(this.#description === undefined ? {} : { description: this.#description }),
     };
-  }
-
-  #read(request: RequestView): Extraction<string> {
-    const found = readCookie(request.headers, this.cookieName);
-    if (found.state === 'present' && found.credential.length > DEFAULT_MAX_CREDENTIAL_LENGTH) {
-      return REJECTED;
-    }
-    return found;
   }
 }
