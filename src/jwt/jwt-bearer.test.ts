@@ -21,6 +21,7 @@ import {
   testKey,
   type TestKey,
 } from '../../test/helpers/jwt.js';
+import { HttpBearer } from '../http/http-bearer.js';
 import { JwtBearer, type JwtBearerOptions } from './index.js';
 
 function request(token: string): RequestView {
@@ -405,6 +406,35 @@ describe('JwtBearer', () => {
       scheme: 'bearer',
       bearerFormat: 'JWT',
       description: 'Tokens from the partner issuer',
+    });
+  });
+
+  describe('as an HttpBearer', () => {
+    it('is one whose hook verifies a JWT: it overrides nothing HttpBearer calls', () => {
+      const bearer = new JwtBearer({ ...settings, keys: { keys: [] }, algorithms: ['RS256'] });
+      assert.ok(bearer instanceof HttpBearer);
+      // Reading the token and judging the hook's answer are HttpBearer's, unchanged.
+      assert.deepEqual(Object.getOwnPropertyNames(JwtBearer.prototype), ['constructor']);
+    });
+
+    it('verifies through authenticate(), which a subclass may extend', async () => {
+      class TenantJwt extends JwtBearer {
+        override async authenticate(request: AuthRequest, token: string) {
+          const payload = await super.authenticate(request, token);
+          return payload && payload['tenant'] === 'acme' ? payload : undefined;
+        }
+      }
+      const bearer = new TenantJwt({
+        ...settings,
+        keys: key('ES256').publicKey,
+        algorithms: ['ES256'],
+      });
+      const acme = await sign(key('ES256'), { claims: { tenant: 'acme' } });
+      const other = await sign(key('ES256'), { claims: { tenant: 'other' } });
+      const expired = await sign(key('ES256'), { claims: { tenant: 'acme', exp: epoch(-60) } });
+      assert.equal((await verify(bearer, acme)).state, 'accepted');
+      assert.equal((await verify(bearer, other)).state, 'rejected');
+      assert.equal((await verify(bearer, expired)).state, 'rejected');
     });
   });
 

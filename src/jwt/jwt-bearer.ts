@@ -3,8 +3,8 @@ import type { AuthenticatorOptions } from '../core/authenticator.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
-import { HttpBearer } from '../http/http-bearer.js';
-import { verificationKeys, type JwtKeySource, type VerificationKeys } from './jwt-keys.js';
+import { HttpBearer, type BearerHook } from '../http/http-bearer.js';
+import { verificationKeys, type JwtKeySource } from './jwt-keys.js';
 
 /** Turns a verified payload into `request.auth`, or returns nothing to refuse the token. */
 export type JwtMap<TAuth> = (
@@ -64,6 +64,10 @@ export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
  * `error="invalid_token"`, no detail); a JWKS that cannot be fetched is a `StoreUnavailableError`
  * (503). Documented as `{ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }`.
  *
+ * It is an {@link HttpBearer} whose hook is the JWT's check: the token is read and the check's
+ * answer judged as for any Bearer token, and a subclass may extend `authenticate`, whose
+ * `super.authenticate(request, token)` resolves with the verified (and mapped) value.
+ *
  * A JWKS is fetched when a token first needs it, kept for ten minutes, and fetched again early
  * when a token names a `kid` it lacks, at most once per `jwksCooldown`. A token without `kid`
  * that several keys of the set could verify is refused: issuers that publish several keys name
@@ -78,10 +82,6 @@ export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
  * });
  */
 export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
-  readonly #keys: VerificationKeys;
-  readonly #verifyOptions: JWTVerifyOptions;
-  readonly #map: JwtMap<TAuth> | undefined;
-
   constructor(options: JwtBearerOptions<TAuth>) {
     super({
       bearerFormat: 'JWT',
@@ -91,32 +91,36 @@ export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
       ...(options.description === undefined ? {} : { description: options.description }),
       // A JWKS that cannot be fetched is a 503; so is a store that `map` reads, when it says so.
       consultsStore: options.consultsStore ?? options.jwksUrl !== undefined,
+      authenticate: jwtHook(options),
     });
-    this.#keys = verificationKeys(options, {
-      timeout: milliseconds(options.jwksTimeout, 5000, 'jwksTimeout'),
-      cooldown: milliseconds(options.jwksCooldown, 60_000, 'jwksCooldown'),
-    });
-    const clockTolerance = options.clockTolerance ?? 5;
-    if (!(clockTolerance >= 0 && clockTolerance < Infinity)) {
-      throw new ConfigurationError(
-        'JwtBearer clockTolerance must be a number of seconds, 0 or more',
-      );
-    }
-    this.#verifyOptions = {
-      algorithms: this.#keys.algorithms,
-      clockTolerance,
-      requiredClaims: ['exp'],
-      ...expected('issuer', options.issuer),
-      ...expected('audience', options.audience),
-    };
-    this.#map = options.map;
   }
+}
 
-  /** Verifies the token; resolves with `request.auth`, or `undefined` to refuse it. */
-  override async authenticate(request: AuthRequest, token: string): Promise<TAuth | Nothing> {
+/**
+ * The hook of a {@link JwtBearer}: verifies the token with jose, then maps its payload to
+ * `request.auth`; a token jose refuses resolves with `undefined`.
+ */
+function jwtHook<TAuth>(options: JwtBearerOptions<TAuth>): BearerHook<TAuth> {
+  const keys = verificationKeys(options, {
+    timeout: milliseconds(options.jwksTimeout, 5000, 'jwksTimeout'),
+    cooldown: milliseconds(options.jwksCooldown, 60_000, 'jwksCooldown'),
+  });
+  const clockTolerance = options.clockTolerance ?? 5;
+  if (!(clockTolerance >= 0 && clockTolerance < Infinity)) {
+    throw new ConfigurationError('JwtBearer clockTolerance must be a number of seconds, 0 or more');
+  }
+  const verifyOptions: JWTVerifyOptions = {
+    algorithms: keys.algorithms,
+    clockTolerance,
+    requiredClaims: ['exp'],
+    ...expected('issuer', options.issuer),
+    ...expected('audience', options.audience),
+  };
+  const map = options.map;
+  return async (request, token) => {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.#keys.key, this.#verifyOptions));
+      ({ payload } = await jwtVerify(token, keys.key, verifyOptions));
     } catch (error) {
       // jose's own errors say what is wrong with the token; a TypeError says the token's
       // algorithm does not fit the key given. Anything else (a JWKS that cannot be fetched, as
@@ -124,9 +128,8 @@ export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
       if (error instanceof errors.JOSEError || error instanceof TypeError) return undefined;
       throw error;
     }
-    if (this.#map === undefined) return payload as TAuth;
-    return this.#map(payload, request);
-  }
+    return map === undefined ? (payload as TAuth) : map(payload, request);
+  };
 }
 
 function milliseconds(value: number | undefined, fallback: number, name: string): number {
