@@ -9,7 +9,7 @@ import { rounds, verify, type Group } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import { startServer, type ServerProcess } from './process.js';
 import { summarise, table, targetTable } from './report.js';
-import { timeTricks, trickTable } from './tricks.js';
+import { checkTricks, timeTricks, trickTable } from './tricks.js';
 
 const PEERS = [
   'fastify',
@@ -35,6 +35,8 @@ try {
   const { fastify, express, hono } = servers as Record<ServerName, ServerProcess>;
   for (const route of Object.values(routes)) await verify(servers[route.server]!.port, route);
   console.log('checked   every route answers 200 and the body with its credential, 401 without');
+  checkTricks();
+  console.log('checked   every trick answers as its plain version');
   console.log(`cpus      ${pinApart(Object.values(servers).map((server) => server.pid))}\n`);
   const groups: Group[] = [
     { server: fastify, shots: [routes.fastify, routes.bearer, routes.bearerPeer] },

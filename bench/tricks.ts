@@ -47,9 +47,8 @@ function time(run: (input: string) => unknown, inputs: readonly string[], calls:
 }
 
 /** Times every trick and its plain version in `rounds` rounds of `calls` calls each. */
-export function timeTricks(rounds: number, calls = 1_000_000, list: readonly Trick[] = tricks) {
-  checkTricks(list);
-  return list.map(({ label, inputs, trick, plain }) => {
+export function timeTricks(rounds: number, calls = 1_000_000) {
+  return tricks.map(({ label, inputs, trick, plain }) => {
     time(trick, inputs, calls);
     time(plain, inputs, calls);
     const runs: { trick: number; plain: number }[] = [];
