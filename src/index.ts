@@ -52,6 +52,7 @@ export {
   type Outcome,
   type Rejected,
 } from './core/outcome.js';
+export type { OperationAuth } from './core/operation-auth.js';
 export type { AuthRequest, HeaderMap, Register, RequestView } from './core/request.js';
 export { grantedScopes, isScopeToken } from './core/scopes.js';
 export type { SecurityScheme } from './core/security-scheme.js';

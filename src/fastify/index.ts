@@ -8,7 +8,7 @@ export {
   type ExceptionHandlerEntry,
 } from './exception-handlers.js';
 export { vouch, winnerOf, type VouchOptions } from './plugin.js';
-export { routeAuthOf, type RouteAuth } from './route-auth.js';
+export { routeAuthOf } from './route-auth.js';
 export { router, type RouterOptions } from './router.js';
 export type { VouchDecoration } from './types.js';
 export { authOf, withAuth, type AuthedHandler, type AuthedRequest } from './with-auth.js';

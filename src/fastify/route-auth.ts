@@ -1,19 +1,9 @@
-import type { Requirement } from '../core/auth-spec.js';
+import type { OperationAuth } from '../core/operation-auth.js';
 
-/** The authentication in force on one route, as resolved at start-up. */
-export interface RouteAuth {
-  /** Any-of requirements, or `null` when authentication is disabled on the route. */
-  readonly requirements: readonly Requirement[] | null;
-  /** Whether CSRF protection applies to cookie credentials on this route. */
-  readonly csrf: boolean;
-  /** Scopes the credential must grant, if any. */
-  readonly scopes?: readonly string[] | undefined;
-}
-
-const routes = new WeakMap<object, RouteAuth>();
+const routes = new WeakMap<object, OperationAuth>();
 
 /** Records what was resolved for a route's options object (the one `onRoute` hooks receive). */
-export function setRouteAuth(routeOptions: object, auth: RouteAuth): void {
+export function setRouteAuth(routeOptions: object, auth: OperationAuth): void {
   routes.set(routeOptions, auth);
 }
 
@@ -21,6 +11,6 @@ export function setRouteAuth(routeOptions: object, auth: RouteAuth): void {
  * The authentication resolved for a route, from the route options object that `onRoute` hooks
  * and `@fastify/swagger`'s `transform` receive; `undefined` for routes declared without vouch.
  */
-export function routeAuthOf(routeOptions: object): RouteAuth | undefined {
+export function routeAuthOf(routeOptions: object): OperationAuth | undefined {
   return routes.get(routeOptions);
 }

@@ -7,7 +7,7 @@ import {
   type CsrfOptions,
   type CsrfProtection,
 } from '../csrf/csrf-protection.js';
-import type { OperationAuth } from '../openapi/document-security.js';
+import type { OperationAuth } from '../core/operation-auth.js';
 import { requirePrintable } from '../core/configuration-checks.js';
 
 /** Options of an adapter's `requireAuth`. */

@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../fastify/route-auth.js';
+import type { OperationAuth } from '../core/operation-auth.js';
 import {
   errorResponses,
   type ErrorResponseObject,
@@ -23,7 +23,7 @@ export interface SecurityDescription {
  * // security: [{ sessionAuth: [] }]; responses: 400, 401, 403, 503
  */
 export function describeSecurity(
-  route: RouteAuth,
+  route: OperationAuth,
   method: string | readonly string[],
   options: ErrorResponsesOptions = {},
 ): SecurityDescription {

@@ -1,13 +1,7 @@
 import { SchemeRegistry } from '../core/scheme-registry.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
-import type { RouteAuth } from '../fastify/route-auth.js';
+import type { OperationAuth } from '../core/operation-auth.js';
 import { describeSecurity } from './describe-security.js';
-
-/** The authentication an engine's routing puts in force on one operation. */
-export interface OperationAuth extends RouteAuth {
-  /** The realm its challenges name. */
-  readonly realm: string;
-}
 
 /**
  * What decides an operation, given its method (upper case) and a concrete path that the path
@@ -57,7 +51,7 @@ export function fillDocument<TDocument extends object>(
       const auth = authOf(name, path);
       if (auth === undefined) continue;
       if (auth.requirements !== null) registry.add(auth.requirements, `${name} ${template}`);
-      const { security, responses } = describeSecurity(auth, name, { realm: auth.realm });
+      const { security, responses } = describeSecurity(auth, name);
       operation.security = security;
       const given = operation.responses ?? {};
       operation.responses = { ...responses, ...given };

@@ -4,6 +4,7 @@ export {
   type InterceptedRequest,
   type RequestInterceptor,
 } from './csrf-request-interceptor.js';
+export type { OperationAuth } from '../core/operation-auth.js';
 export { describeSecurity, type SecurityDescription } from './describe-security.js';
 export { persistTokensOnly, type SwaggerUiPlugin } from './persist-tokens-only.js';
 export { persistTokensOnlySource } from './persist-tokens-only-source.js';

@@ -1,6 +1,6 @@
 import type { Requirement } from '../core/auth-spec.js';
 import type { Authenticator } from '../core/authenticator.js';
-import type { RouteAuth } from '../fastify/route-auth.js';
+import type { OperationAuth } from '../core/operation-auth.js';
 import { isSafeMethod } from '../core/safe-method.js';
 import { distinctLines } from '../core/authenticate.js';
 
@@ -22,7 +22,7 @@ export interface ErrorResponseObject {
 
 /** Options of {@link errorResponses}. */
 export interface ErrorResponsesOptions {
-  /** The API-wide realm shown in example challenges (default `api`). */
+  /** The API-wide realm shown in example challenges (default: the operation's, else `api`). */
   readonly realm?: string;
 }
 
@@ -39,7 +39,7 @@ export const errorBodySchema: JsonSchema = Object.freeze({
  *
  * @example csrfCanApply({ requirements: [[session]], csrf: true }, 'POST') // true
  */
-export function csrfCanApply(route: RouteAuth, method: string | readonly string[]): boolean {
+export function csrfCanApply(route: OperationAuth, method: string | readonly string[]): boolean {
   if (!route.csrf || route.requirements === null) return false;
   const methods = typeof method === 'string' ? [method] : method;
   return (
@@ -65,13 +65,13 @@ export function csrfCanApply(route: RouteAuth, method: string | readonly string[
  * @example errorResponses({ requirements: [[bearer]], csrf: true }, 'GET') // { 400: …, 401: … }
  */
 export function errorResponses(
-  route: RouteAuth,
+  route: OperationAuth,
   method: string | readonly string[],
   options: ErrorResponsesOptions = {},
 ): Record<string, ErrorResponseObject> {
   if (route.requirements === null) return {};
   const all = members(route.requirements);
-  const realm = options.realm ?? 'api';
+  const realm = options.realm ?? route.realm ?? 'api';
   const responses: Record<string, ErrorResponseObject> = {};
   if (all.some((member) => member.readsCredential)) {
     const badRequestChallenges = distinctLines(all, (member) =>
