@@ -69,16 +69,16 @@ export { APIKeyHeader } from './api-key/api-key-header.js';
 export { APIKeyQuery } from './api-key/api-key-query.js';
 export { HttpBasic, type BasicHook, type HttpBasicOptions } from './http/http-basic.js';
 export { HttpBearer, type BearerHook, type HttpBearerOptions } from './http/http-bearer.js';
-export { isB64token } from './http/is-b64token.js';
 export {
   OAuth2PasswordBearer,
   type OAuth2PasswordBearerOptions,
 } from './http/oauth2-password-bearer.js';
 export {
+  isB64token,
   isScheme,
   parseAuthorization,
   type AuthorizationParts,
-} from './http/parse-authorization.js';
+} from './http/authorization.js';
 export {
   encodeBasicCredentials,
   parseBasicCredentials,

@@ -1,5 +1,5 @@
 import { requireToken } from '../core/configuration-checks.js';
-import { readCookie } from '../internal/read-cookie.js';
+import { readCookie } from '../internal/read-once.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
 
 /**

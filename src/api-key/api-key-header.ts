@@ -1,5 +1,5 @@
 import { requireToken } from '../core/configuration-checks.js';
-import { singleHeader } from '../internal/single-header.js';
+import { singleHeader } from '../internal/read-once.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
 
 /**

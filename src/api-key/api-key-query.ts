@@ -1,4 +1,4 @@
-import { queryParam } from '../internal/query-param.js';
+import { queryParam } from '../internal/read-once.js';
 import { APIKey, type APIKeyOptions } from './api-key.js';
 
 /**

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../core/errors.js';
 import type { HeaderMap, RequestView } from '../core/request.js';
-import { singleHeader } from '../internal/single-header.js';
+import { singleHeader } from '../internal/read-once.js';
 
 const SAFE_FETCH_SITES = new Set(['same-origin', 'none']);
 

@@ -6,7 +6,7 @@ import type { Awaitable, Extraction, Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requireHook } from '../core/configuration-checks.js';
-import { authorizationCredentials } from './authorization-credentials.js';
+import { authorizationCredentials } from './authorization.js';
 import { parseBasicCredentials, type BasicCredentials } from './parse-basic-credentials.js';
 
 /** The Basic hook: check a username and password, or return nothing to reject. */

@@ -6,10 +6,9 @@ import type { Awaitable, Extraction, Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { schemeNamePart } from '../core/configuration-checks.js';
-import { queryParam } from '../internal/query-param.js';
+import { queryParam } from '../internal/read-once.js';
 import { secretsOrHook, type StaticEntries } from '../internal/static-credentials.js';
-import { authorizationCredentials } from './authorization-credentials.js';
-import { isB64token } from './is-b64token.js';
+import { authorizationCredentials, isB64token } from './authorization.js';
 
 /** The Bearer hook: resolve a token to the caller, or return nothing to reject. */
 export type BearerHook<TAuth> = (request: AuthRequest, token: string) => Awaitable<TAuth | Nothing>;

@@ -6,7 +6,7 @@ import type { Awaitable, Extraction, Nothing } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { requirePrintable, requireToken, schemeNamePart } from '../core/configuration-checks.js';
-import { readCookie } from '../internal/read-cookie.js';
+import { readCookie } from '../internal/read-once.js';
 import type { SessionStore } from './session-store.js';
 
 /** Options of {@link SessionAuth}. */

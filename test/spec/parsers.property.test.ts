@@ -10,11 +10,14 @@ import type { Authenticator } from '../../src/core/authenticator.js';
 import { authFunction } from '../../src/core/function-authenticator.js';
 import type { RequestView } from '../../src/core/request.js';
 import { HttpBasic } from '../../src/http/http-basic.js';
-import { authorizationCredentials } from '../../src/http/authorization-credentials.js';
+import {
+  authorizationCredentials,
+  isB64token,
+  isScheme,
+  parseAuthorization,
+} from '../../src/http/authorization.js';
 import { HttpBearer } from '../../src/http/http-bearer.js';
-import { isB64token } from '../../src/http/is-b64token.js';
-import { singleHeader } from '../../src/internal/single-header.js';
-import { isScheme, parseAuthorization } from '../../src/http/parse-authorization.js';
+import { singleHeader } from '../../src/internal/read-once.js';
 import {
   encodeBasicCredentials,
   parseBasicCredentials,

@@ -18,7 +18,7 @@ import type { Outcome } from '../../src/core/outcome.js';
 import type { RequestView } from '../../src/core/request.js';
 import { HttpBasic } from '../../src/http/http-basic.js';
 import { HttpBearer } from '../../src/http/http-bearer.js';
-import { parseAuthorization } from '../../src/http/parse-authorization.js';
+import { parseAuthorization } from '../../src/http/authorization.js';
 import { encodeBasicCredentials } from '../../src/http/parse-basic-credentials.js';
 
 // ---- A strict reading of the RFC 9110 §11.3 challenge grammar, to check what we emit. ----

@@ -1,4 +1,7 @@
-import { startsWithFolded } from '../internal/ascii.js';
+// The `Authorization` header's grammar (RFC 9110 §11.4) and the Bearer token's (RFC 6750 §2.1).
+import { ABSENT, REJECTED, type Extraction } from '../core/outcome.js';
+import type { RequestView } from '../core/request.js';
+import { singleHeaderValue, startsWithFolded } from '../internal/read-once.js';
 
 /** An `Authorization` header split into its scheme word and the rest. */
 export interface AuthorizationParts {
@@ -60,4 +63,38 @@ export function isScheme(received: string, expectedLower: string): boolean {
     if (c < SPACE || c > 0x7e) return false;
   }
   return startsWithFolded(received, expectedLower);
+}
+
+/**
+ * The credentials of a single `Authorization` header in the given scheme, found as
+ * `parseAuthorization` and `isScheme` would find them, without copying the scheme word: absent
+ * when there is no header, another scheme or nothing after the scheme word; ambiguous when the
+ * header is repeated; rejected when the scheme word is followed by other white space than spaces
+ * (a tab, say: this scheme's credentials, badly sent) or the rest is longer than `maxLength`.
+ *
+ * @param schemeLower - the expected scheme word in lower case, letters only (`bearer`, `basic`).
+ */
+export function authorizationCredentials(
+  request: RequestView,
+  schemeLower: string,
+  maxLength: number,
+): Extraction<string> {
+  const value = singleHeaderValue(request, 'authorization', 'Authorization');
+  if (typeof value !== 'string') return value;
+  // The scheme word, and no longer token (`Bearerx`).
+  const end = schemeLower.length;
+  if (!startsWithFolded(value, schemeLower) || schemeEnd(value, end) !== end) return ABSENT;
+  const start = credentialsStart(value, end);
+  if (start === -1) return value.charAt(end).trim() === '' ? REJECTED : ABSENT;
+  if (start === value.length) return ABSENT;
+  if (value.length - start > maxLength) return REJECTED;
+  return { state: 'present', credential: value.slice(start) };
+}
+
+// RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/** Whether a string is an RFC 6750 `b64token`, the only shape a Bearer token may take. */
+export function isB64token(value: string): boolean {
+  return B64TOKEN.test(value);
 }
