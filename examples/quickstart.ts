@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { APIKeyHeader, HttpBearer } from 'vouch';
 import { vouch, withAuth } from 'vouch/fastify';
-import { vouchOpenapi } from 'vouch/openapi';
+import { vouchOpenapi } from 'vouch/fastify/openapi';
 
 const applications = new Map([['demo-key', { name: 'demo app' }]]);
 

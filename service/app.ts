@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { VouchError } from 'vouch';
 import { clientErrorHandler, createErrorHandler, exceptionHandler, vouch } from 'vouch/fastify';
-import { vouchOpenapi } from 'vouch/openapi';
+import { vouchOpenapi } from 'vouch/fastify/openapi';
 import { createAuthenticators } from './auth/authenticators.js';
 import { adminRoutes } from './routes/admin.js';
 import type { Config } from './config/config.js';

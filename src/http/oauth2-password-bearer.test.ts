@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { build } from '../../test/helpers/build.js';
-import { vouchOpenapi } from '../openapi/index.js';
+import { vouchOpenapi } from '../fastify/openapi/index.js';
 import { OAuth2PasswordBearer } from './oauth2-password-bearer.js';
 
 const tokens = new Map([['t-read', { sub: 'ann', scope: 'pets:read' }]]);

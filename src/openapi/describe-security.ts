@@ -16,7 +16,7 @@ export interface SecurityDescription {
 
 /**
  * Describes a route's authentication for OpenAPI without any HTTP: its `security` and the error
- * responses vouch may send. `route` is what `routeAuthOf(routeOptions)` returns.
+ * responses vouch may send. `route` is what the engine resolved for it (`routeAuthOf` on Fastify).
  *
  * @example
  * const { security, responses } = describeSecurity({ requirements: [[session]], csrf: true }, 'POST');

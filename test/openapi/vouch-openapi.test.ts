@@ -14,7 +14,7 @@ import {
   SessionAuth,
 } from '../../src/index.js';
 import { router, vouch } from '../../src/fastify/index.js';
-import { vouchOpenapi, type VouchOpenapiOptions } from '../../src/openapi/index.js';
+import { vouchOpenapi, type VouchOpenapiOptions } from '../../src/fastify/openapi/index.js';
 import { build, testCsrf } from '../helpers/build.js';
 
 const bearer = new HttpBearer({ authenticate: (_request, token) => token });

@@ -157,13 +157,14 @@ await app.close();
 `,
     prints: [200, { id: 2 }, 401, 403, { auth: true, realm: 'api' }, 401],
   },
-  './openapi': {
+  './fastify/openapi': {
     peers: OPENAPI,
     source: `
 import Fastify from 'fastify';
 import { HttpBearer, resolveAuth } from 'vouch';
 import { vouch, withAuth } from 'vouch/fastify';
-import { securityRequirements, vouchOpenapi } from 'vouch/openapi';
+import { securityRequirements } from 'vouch/openapi';
+import { vouchOpenapi } from 'vouch/fastify/openapi';
 ${USER}
 const app = Fastify();
 await app.register(vouch, { auth: bearer });
@@ -179,6 +180,18 @@ await app.close();
       [{ bearerAuth: [] }],
       [{ bearerAuth: ['read'] }],
     ],
+  },
+  './openapi': {
+    peers: [],
+    source: `
+import { HttpBearer, resolveAuth } from 'vouch';
+import { describeSecurity, errorResponses, securityRequirements } from 'vouch/openapi';
+${USER}
+const auth = { requirements: resolveAuth(bearer, 'consumer'), csrf: true };
+const described = describeSecurity(auth, 'GET', { realm: 'api' });
+console.log(JSON.stringify([described.security, Object.keys(described.responses), Object.keys(errorResponses(auth, 'POST')), securityRequirements(resolveAuth(bearer, 'consumer'), ['read'])]));
+`,
+    prints: [[{ bearerAuth: [] }], ['400', '401'], ['400', '401'], [{ bearerAuth: ['read'] }]],
   },
   './hono': {
     peers: ['hono'],
@@ -328,13 +341,14 @@ function typeCheck(config: string, resolution: string): string {
   });
 }
 
+/** A file name for an export: `vouch`, `fastify-openapi`. */
 function slug(name: string): string {
-  return name === '.' ? 'vouch' : name.slice(2);
+  return name === '.' ? 'vouch' : name.slice(2).replaceAll('/', '-');
 }
 
 /** How users import an export: `vouch`, `vouch/fastify`. */
 function entryName(name: string): string {
-  return name === '.' ? 'vouch' : `vouch/${slug(name)}`;
+  return name === '.' ? 'vouch' : `vouch/${name.slice(2)}`;
 }
 
 describe('README', () => {

@@ -21,11 +21,12 @@ export const PORTABLE_EXPORTS: Readonly<Record<string, string>> = {
   './csrf': 'src/csrf/index.ts',
   './hono': 'src/hono/index.ts',
   './jwt': 'src/jwt/index.ts',
+  './openapi': 'src/openapi/index.ts',
   './session': 'src/session/index.ts',
 };
 
 /** Package exports allowed to import Node builtins: they run inside Fastify or Express, on Node. */
-const NODE_ONLY_EXPORTS = ['./express', './fastify', './openapi', './package.json'];
+const NODE_ONLY_EXPORTS = ['./express', './fastify', './fastify/openapi', './package.json'];
 
 /** Third-party packages the portable entries may import; each is checked like our own code. */
 const ALLOWED_PACKAGES = ['@noble/hashes', 'cookie', 'hono', 'jose'];

@@ -1,6 +1,6 @@
 import type { FastifySchema } from 'fastify';
-import type { SecurityDescription } from './describe-security.js';
-import type { ErrorResponseObject } from './responses.js';
+import type { SecurityDescription } from '../../openapi/describe-security.js';
+import type { ErrorResponseObject } from '../../openapi/responses.js';
 
 /**
  * A copy of a route schema, in the form `@fastify/swagger` reads, carrying vouch's `security` and

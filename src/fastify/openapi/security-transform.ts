@@ -1,9 +1,9 @@
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
-import { routeAuthOf } from '../fastify/route-auth.js';
-import type { VouchDecoration } from '../fastify/types.js';
-import { describeSecurity } from './describe-security.js';
-import { addSecuritySchemes, type DocumentParts } from './document-security.js';
+import { routeAuthOf } from '../route-auth.js';
+import type { VouchDecoration } from '../types.js';
+import { describeSecurity } from '../../openapi/describe-security.js';
+import { addSecuritySchemes, type DocumentParts } from '../../openapi/document-security.js';
 import { withSecurity } from './with-security.js';
 
 /** What the transforms need from the app: vouch's decoration (read when the document is built). */

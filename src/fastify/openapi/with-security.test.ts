@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FastifySchema } from 'fastify';
-import { HttpBearer, MemorySessionStore, resolveAuth, SessionAuth } from '../index.js';
-import { describeSecurity, type SecurityDescription } from './describe-security.js';
+import { HttpBearer, MemorySessionStore, resolveAuth, SessionAuth } from '../../index.js';
+import { describeSecurity, type SecurityDescription } from '../../openapi/describe-security.js';
 import { withSecurity } from './with-security.js';
 
 const bearer = new HttpBearer({ authenticate: (_request, token) => token });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
-import { HttpBearer, resolveAuth, type SecurityScheme } from '../index.js';
-import { setRouteAuth } from '../fastify/route-auth.js';
+import { HttpBearer, resolveAuth, type SecurityScheme } from '../../index.js';
+import { setRouteAuth } from '../route-auth.js';
 import { securityTransform, securityTransformObject } from './security-transform.js';
 
 const bearer = new HttpBearer({ authenticate: (_request, token) => token });

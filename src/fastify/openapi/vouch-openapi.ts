@@ -9,9 +9,9 @@ import swaggerUi, {
 } from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import '../fastify/types.js';
-import { csrfRequestInterceptor } from './csrf-request-interceptor.js';
-import { persistTokensOnly } from './persist-tokens-only.js';
+import '../types.js';
+import { csrfRequestInterceptor } from '../../openapi/csrf-request-interceptor.js';
+import { persistTokensOnly } from '../../openapi/persist-tokens-only.js';
 import { securityTransform, securityTransformObject } from './security-transform.js';
 
 /** `Omit` applied to each member of a union (the document may follow OpenAPI 3.0, 3.1 or 3.2 types). */
