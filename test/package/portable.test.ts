@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { packageName, walkModules } from '../helpers/module-graph.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -70,37 +71,28 @@ function isMemberName(node: ts.Identifier): boolean {
   );
 }
 
-function packageName(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
-}
-
 /** Every problem met walking from `entry`, each with the chain of modules that leads to it. */
 function walk(entry: string): string[] {
   const problems: string[] = [];
-  const seen = new Set<string>();
-  const visit = (file: string, chain: readonly string[], thirdParty: boolean): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const here = [...chain, relative(root, file)];
-    const { imports, findings } = scan(file, readFileSync(file, 'utf8'));
-    for (const { kind, name } of findings) {
-      const what = kind === 'import' ? `imports '${name}'` : `uses the Node global ${name}`;
-      problems.push(`${here.join(' → ')} ${what}`);
-    }
-    for (const specifier of imports) {
-      if (isBuiltin(specifier)) continue;
-      if (specifier.startsWith('.')) {
-        const target = resolve(dirname(file), specifier);
-        visit(thirdParty ? target : target.replace(/\.js$/, '.ts'), here, thirdParty);
-      } else if (!ALLOWED_PACKAGES.includes(packageName(specifier))) {
-        problems.push(`${here.join(' → ')} imports '${specifier}', not in ALLOWED_PACKAGES`);
-      } else {
-        visit(fileURLToPath(import.meta.resolve(specifier)), here, true);
+  walkModules(
+    root,
+    entry,
+    (file, chain) => {
+      const { imports, findings } = scan(file, readFileSync(file, 'utf8'));
+      for (const { kind, name } of findings) {
+        const what = kind === 'import' ? `imports '${name}'` : `uses the Node global ${name}`;
+        problems.push(`${chain.join(' → ')} ${what}`);
       }
-    }
-  };
-  visit(join(root, entry), [], false);
+      return imports;
+    },
+    (specifier, chain) => {
+      if (ALLOWED_PACKAGES.includes(packageName(specifier))) {
+        return fileURLToPath(import.meta.resolve(specifier));
+      }
+      problems.push(`${chain.join(' → ')} imports '${specifier}', not in ALLOWED_PACKAGES`);
+      return undefined;
+    },
+  );
   return problems;
 }
 
