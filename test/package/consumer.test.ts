@@ -32,7 +32,7 @@ interface Consumer {
 
 // Fastify's and Express's own declarations need Node's types; a TypeScript user of either has
 // @types/node already. The portable entries and Hono must type-check without them.
-const FASTIFY = ['fastify', '@types/node'];
+const FASTIFY = ['fastify', 'fastify-plugin', '@types/node'];
 const OPENAPI = [...FASTIFY, '@fastify/swagger', '@fastify/swagger-ui'];
 const EXPRESS = ['express', '@types/express', '@types/node'];
 
@@ -103,12 +103,12 @@ console.log(JSON.stringify([result.ok && result.value, user, wrong, session.secu
     ],
   },
   './jwt': {
-    peers: [],
+    peers: ['jose'],
     source: `
 import { authenticate, resolveAuth, type AuthOf } from 'vouch';
 import { JwtBearer } from 'vouch/jwt';
 
-// An HS256 token signed here with Web Crypto: the consumer needs nothing but vouch.
+// An HS256 token signed here with Web Crypto: the consumer needs nothing but vouch and jose.
 const secret = new TextEncoder().encode('a consumer secret of at least thirty-two bytes');
 const base64url = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes)).replace(/=+$/, '').replace(/\\+/g, '-').replace(/\\//g, '_');
@@ -452,4 +452,15 @@ describe('published package', () => {
       assert.deepEqual(JSON.parse(ran.stdout), consumer.prints);
     });
   }
+
+  // jose is an optional peer: npm leaves it out, and Node's own error names it.
+  it("'vouch/jwt' without jose fails to load, naming the package to install", () => {
+    const ran = spawnSync(
+      process.execPath,
+      ['--input-type=module', '--eval', "await import('vouch/jwt')"],
+      { cwd: project([]), encoding: 'utf8' },
+    );
+    assert.notEqual(ran.status, 0);
+    assert.match(ran.stderr, /Cannot find package 'jose' imported from /);
+  });
 });
