@@ -1,5 +1,6 @@
 import { isAllOfRequirement, type Requirement } from './auth-spec.js';
 import type { Authenticator } from './authenticator.js';
+import { csrfApplies } from './csrf-applies.js';
 import {
   AuthenticationError,
   BadRequestError,
@@ -8,7 +9,6 @@ import {
 } from './errors.js';
 import { isPromiseLike, type Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
-import { isSafeMethod } from './safe-method.js';
 
 /** A CSRF check's verdict: passed, failed, or waiting for the form body (`defer`). */
 export type CsrfVerdict = 'pass' | 'fail' | 'defer';
@@ -171,11 +171,7 @@ function walk(
         memory.tried.push({ authenticator, rejected: outcome.state === 'rejected' });
         continue nextRequirement;
       }
-      if (
-        authenticator.cookieBased &&
-        options.csrf !== undefined &&
-        !isSafeMethod(request.method)
-      ) {
+      if (options.csrf !== undefined && csrfApplies(authenticator, request.method)) {
         // A cookie-based authenticator that names no binding is still checked (fail closed).
         const binding = outcome.csrfBinding ?? '';
         const csrf = options.csrf(request, binding);

@@ -1,7 +1,7 @@
 import type { Requirement } from '../core/auth-spec.js';
 import type { Authenticator } from '../core/authenticator.js';
 import type { OperationAuth } from '../core/operation-auth.js';
-import { isSafeMethod } from '../core/safe-method.js';
+import { csrfAppliesToSome } from '../core/csrf-applies.js';
 import { distinctLines } from '../core/authenticate.js';
 
 /** A JSON Schema, as OpenAPI 3.1 embeds it. */
@@ -41,11 +41,7 @@ export const errorBodySchema: JsonSchema = Object.freeze({
  */
 export function csrfCanApply(route: OperationAuth, method: string | readonly string[]): boolean {
   if (!route.csrf || route.requirements === null) return false;
-  const methods = typeof method === 'string' ? [method] : method;
-  return (
-    methods.some((m) => !isSafeMethod(m)) &&
-    members(route.requirements).some((member) => member.cookieBased)
-  );
+  return csrfAppliesToSome(route.requirements, typeof method === 'string' ? [method] : method);
 }
 
 /**
