@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, NextFunction, Request, Response } from 'expre
 import * as engineFree from '../internal/handler-for.js';
 import { SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
 import { challengesOf } from './require-auth.js';
-import { sendVouch } from './send-vouch.js';
+import { sendVouchError } from './send-vouch-error.js';
 
 /** What {@link vouchErrorHandler} answers an error of one class with. */
 export type ExceptionHandler<TError extends Error = Error> = (
@@ -49,7 +49,7 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
       return (answerer.handler as ExceptionHandler)(error as Error, req, res);
     }
     if (answerer !== undefined) {
-      sendVouch(res, answerer.vouch, challengesOf(req));
+      sendVouchError(res, answerer.vouch, challengesOf(req));
       return undefined;
     }
     log('vouch: request failed', error instanceof Error ? error : new Error(String(error)));

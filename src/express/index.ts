@@ -1,6 +1,6 @@
 export { requireAuth, authOf, type RequireAuthOptions } from './require-auth.js';
 export { requestView, type ExpressRequestView } from './request-view.js';
-export { sendVouch } from './send-vouch.js';
+export { sendVouchError } from './send-vouch-error.js';
 export {
   exceptionHandler,
   vouchErrorHandler,

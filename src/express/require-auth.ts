@@ -8,7 +8,7 @@ import { asError } from '../internal/handler-for.js';
 import { withHeaders } from '../internal/with-headers.js';
 import { requestView } from './request-view.js';
 import { handlersFor, OPAQUE, rootPath, type RouterLike } from './routing.js';
-import { sendVouch } from './send-vouch.js';
+import { sendVouchError } from './send-vouch-error.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- how Express's types are extended
@@ -156,7 +156,7 @@ async function run(
   const result = await evaluate(requirements, view, declaration.engine);
   if (!result.ok) {
     if (!result.thrown) {
-      sendVouch(res, result.error as VouchError, result.challenges);
+      sendVouchError(res, result.error as VouchError, result.challenges);
       return;
     }
     state.challenges = result.challenges;
@@ -173,7 +173,7 @@ async function run(
       result.csrfDeferred,
     )
   ) {
-    sendVouch(res, new CsrfError(), []);
+    sendVouchError(res, new CsrfError(), []);
     return;
   }
   req.auth = result.value;

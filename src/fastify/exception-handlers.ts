@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { VouchError } from '../core/errors.js';
 import {
   answererOf,
   handlersByClass,
   type ErrorClass,
   type HandlerEntry,
 } from '../internal/handler-for.js';
-import { SERVER_FAULT_BODY, vouchAnswer } from '../internal/vouch-answer.js';
+import { SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
+import { sendVouchError } from './send-vouch-error.js';
 
 export type { ErrorClass } from '../internal/handler-for.js';
 
@@ -35,25 +35,6 @@ export function exceptionHandler<TError extends Error>(
 
 /** Challenges recorded for the 401 of a request, kept on the request by the plugin. */
 export const kChallenges = Symbol('vouch.challenges');
-
-/** Sends one of vouch's errors: status, `{ detail }`, and the headers its status calls for. */
-export function sendVouchError(
-  reply: FastifyReply,
-  error: VouchError,
-  challenges: readonly string[],
-): FastifyReply {
-  const answer = vouchAnswer(error, challenges);
-  reply.code(answer.status);
-  if (answer.challenges.length > 0) {
-    const [only] = answer.challenges;
-    reply.header(
-      'www-authenticate',
-      answer.challenges.length === 1 ? only : [...answer.challenges],
-    );
-  }
-  if (answer.retryAfter !== undefined) reply.header('retry-after', answer.retryAfter);
-  return reply.type('application/json; charset=utf-8').send(answer.body);
-}
 
 /**
  * Builds the API's error handler: a registered handler for the error's class (the most specific

@@ -2,7 +2,6 @@ export { clientErrorHandler } from './client-error-handler.js';
 export {
   exceptionHandler,
   createErrorHandler,
-  sendVouchError,
   type ErrorClass,
   type ExceptionHandler,
   type ExceptionHandlerEntry,
@@ -10,5 +9,6 @@ export {
 export { vouch, winnerOf, type VouchOptions } from './plugin.js';
 export { routeAuthOf } from './route-auth.js';
 export { router, type RouterOptions } from './router.js';
+export { sendVouchError } from './send-vouch-error.js';
 export type { VouchDecoration } from './types.js';
 export { authOf, withAuth, type AuthedHandler, type AuthedRequest } from './with-auth.js';

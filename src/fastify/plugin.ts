@@ -24,10 +24,10 @@ import {
 import {
   createErrorHandler,
   kChallenges,
-  sendVouchError,
   type ExceptionHandlerEntry,
 } from './exception-handlers.js';
 import { setRouteAuth } from './route-auth.js';
+import { sendVouchError } from './send-vouch-error.js';
 import { inherited, kScope, openScope, settingOf, type Scope, type Setting } from './scope.js';
 import './types.js';
 import { isSafeMethod } from '../core/safe-method.js';

@@ -9,7 +9,7 @@ import {
 } from '../internal/handler-for.js';
 import { SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
 import { challengesOf } from './require-auth.js';
-import { vouchResponse } from './vouch-response.js';
+import { sendVouchError } from './send-vouch-error.js';
 
 /** What `app.onError` answers an error of one class with, whether a hook or a handler threw it. */
 export type ExceptionHandler<TError extends Error = Error> = (
@@ -48,7 +48,7 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
     if (answerer !== undefined && 'handler' in answerer) {
       return (answerer.handler as ExceptionHandler)(error, c);
     }
-    if (answerer !== undefined) return vouchResponse(answerer.vouch, challengesOf(c));
+    if (answerer !== undefined) return sendVouchError(answerer.vouch, challengesOf(c));
     if (error instanceof HTTPException) return error.getResponse();
     log('vouch: request failed', error);
     return new Response(SERVER_FAULT_BODY, {

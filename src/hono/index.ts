@@ -8,7 +8,7 @@ export {
 export type { ErrorClass } from '../internal/handler-for.js';
 export { requestView, type HonoRequestView } from './request-view.js';
 export { requireAuth, type AuthEnv, type RequireAuthOptions } from './require-auth.js';
-export { vouchResponse } from './vouch-response.js';
+export { sendVouchError } from './send-vouch-error.js';
 export { documentSecurity, type RoutedApp } from './document-security.js';
 export {
   csrfRequestInterceptorSource,

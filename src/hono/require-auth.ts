@@ -8,7 +8,7 @@ import type { CsrfProtection } from '../csrf/csrf-protection.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
 import { requestView, type HonoRequestView } from './request-view.js';
-import { vouchResponse } from './vouch-response.js';
+import { sendVouchError } from './send-vouch-error.js';
 import { withResponse } from './with-response.js';
 
 export type { RequireAuthOptions } from '../internal/declaration.js';
@@ -107,7 +107,7 @@ async function run(
   const view = requestView(c);
   const result = await evaluate(requirements, view, declaration.engine);
   if (!result.ok) {
-    if (!result.thrown) return vouchResponse(result.error as VouchError, result.challenges);
+    if (!result.thrown) return sendVouchError(result.error as VouchError, result.challenges);
     challenges.set(c, result.challenges);
     // Hono hands only Errors to onError; anything else thrown is wrapped so it still gets there.
     throw withResponse(asError(result.error), result.challenges);
@@ -116,7 +116,7 @@ async function run(
     result.csrfDeferred !== undefined &&
     !(await formTokenPasses(protection as CsrfProtection, c, view, result.csrfDeferred))
   ) {
-    return vouchResponse(new CsrfError(), []);
+    return sendVouchError(new CsrfError(), []);
   }
   c.set('auth', result.value);
   await next();

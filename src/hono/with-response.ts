@@ -1,6 +1,6 @@
 import { errorHandling } from '../internal/handler-for.js';
 import { lendToEngine } from '../internal/lend-to-engine.js';
-import { vouchResponse } from './vouch-response.js';
+import { sendVouchError } from './send-vouch-error.js';
 
 const { onOutage } = errorHandling({});
 
@@ -15,6 +15,6 @@ const { onOutage } = errorHandling({});
 export function withResponse(error: Error, challenges: readonly string[]): Error {
   return lendToEngine(error, 'getResponse', (vouch) => () => {
     if (vouch.statusCode === 503) onOutage(vouch);
-    return vouchResponse(vouch, challenges);
+    return sendVouchError(vouch, challenges);
   });
 }

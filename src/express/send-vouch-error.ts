@@ -7,7 +7,11 @@ import { vouchAnswer } from '../internal/vouch-answer.js';
  * line per challenge on a 401 (Node writes each value of a list as its own line), and
  * `Retry-After` on a 503.
  */
-export function sendVouch(res: Response, error: VouchError, challenges: readonly string[]): void {
+export function sendVouchError(
+  res: Response,
+  error: VouchError,
+  challenges: readonly string[],
+): void {
   const answer = vouchAnswer(error, challenges);
   res.status(answer.status);
   res.setHeader('content-type', 'application/json; charset=utf-8');
