@@ -13,10 +13,10 @@ import {
 import { createCsrfVerifier } from '../csrf/csrf-protection.js';
 import { authOf, exceptionHandler, requireAuth, vouchErrorHandler } from './index.js';
 
-const csrf = {
+const csrf = createCsrfVerifier({
   secret: 'test-secret-of-sufficient-length-0123456789',
   trustedOrigins: ['http://app.test'],
-};
+});
 const cookieKey = new APIKeyCookie({ paramName: 'k', keys: new Map([['key-1', 'app']]) });
 const bearer = new HttpBearer({
   authenticate: (_request, token) => {
@@ -53,14 +53,30 @@ async function serve(
 }
 
 test('cookie-based auth without csrf options is refused when declared', () => {
-  assert.throws(() => requireAuth(cookieKey), { code: 'VOUCH_ERR_CONFIGURATION' });
+  assert.throws(() => requireAuth(cookieKey), {
+    code: 'VOUCH_ERR_CONFIGURATION',
+    message:
+      'requireAuth(): cookie-based authentication needs CSRF protection; give csrf: createCsrfVerifier({ secret, trustedOrigins }) of vouch/csrf (or csrf: false)',
+  });
+});
+
+test('csrf takes a protection: its options alone are refused, saying what to give', () => {
+  const options = { secret: 'test-secret-of-sufficient-length-0123456789', trustedOrigins: [] };
+  assert.throws(() => requireAuth(cookieKey, { csrf: options as never }), {
+    code: 'VOUCH_ERR_CONFIGURATION',
+    message: /^requireAuth\(\): csrf takes a protection, createCsrfVerifier\(/,
+  });
+  // Even where nothing reads a cookie: the mistake is the same.
+  assert.throws(() => requireAuth(bearer, { csrf: options as never }), {
+    code: 'VOUCH_ERR_CONFIGURATION',
+  });
 });
 
 test('CSRF on a cookie key: header token, form token in a parsed body, none', async () => {
   const app = express();
   app.use(express.urlencoded());
   app.post('/k', requireAuth(cookieKey, { csrf }), answer);
-  const { token } = createCsrfVerifier(csrf).issue('key-1');
+  const { token } = csrf.issue('key-1');
   const headers = { origin: 'http://app.test', cookie: `k=key-1; csrftoken=${token}` };
   const post = await serve(app);
   const form = { ...headers, 'content-type': 'application/x-www-form-urlencoded' };

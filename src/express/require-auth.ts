@@ -2,9 +2,9 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
 import { evaluate } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
-import type { CsrfProtection } from '../csrf/csrf-protection.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
+import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
 import { withHeaders } from '../internal/with-headers.js';
 import { requestView } from './request-view.js';
 import { handlersFor, OPAQUE, rootPath, type RouterLike } from './routing.js';
@@ -167,18 +167,14 @@ async function run(
   // A form post may carry its CSRF token in the body, which a body parser put in `req.body`.
   if (
     result.csrfDeferred !== undefined &&
-    !(declaration.protection as CsrfProtection).verifyForm(
-      view,
-      req.body as unknown,
-      result.csrfDeferred,
-    )
+    !(await formCsrfPasses(declaration, result.csrfDeferred, view, () => req.body as unknown))
   ) {
     sendVouchError(res, new CsrfError(), []);
     return;
   }
   req.auth = result.value;
-  // The body is the caller's own when an API key or a session authenticated the request.
-  if (declaration.privateRequirements.has(result.requirement)) {
+  // Before the handler, which may set its own.
+  if (answersPrivately(declaration, result.requirement, res.hasHeader('cache-control'))) {
     res.setHeader('cache-control', 'private');
   }
   next();

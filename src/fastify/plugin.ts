@@ -9,12 +9,13 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.js';
-import { evaluate, type AuthenticateOptions, type AuthResult } from '../core/authenticate.js';
+import { evaluate, type AuthResult } from '../core/authenticate.js';
 import { isPromiseLike } from '../core/outcome.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
 import { SchemeRegistry } from '../core/scheme-registry.js';
-import { checkScopes } from '../core/scopes.js';
 import { requirePrintable } from '../core/configuration-checks.js';
+import { declare, operationAuth, type Declaration } from '../internal/declaration.js';
+import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
 import { withHeaders } from '../internal/with-headers.js';
 import {
   createCsrfVerifier,
@@ -30,7 +31,6 @@ import { setRouteAuth } from './route-auth.js';
 import { sendVouchError } from './send-vouch-error.js';
 import { inherited, kScope, openScope, settingOf, type Scope, type Setting } from './scope.js';
 import './types.js';
-import { isSafeMethod } from '../core/safe-method.js';
 
 /** Options of the vouch Fastify plugin, for the whole API. */
 export interface VouchOptions {
@@ -56,11 +56,6 @@ interface VouchRequest extends FastifyRequest {
   [kWinner]: Requirement | null;
   [kCsrfDeferred]: string | null;
   [kChallenges]: readonly string[] | null;
-}
-
-/** Requests authenticated by these carry `Cache-Control: private`: the body is the caller's own. */
-function isPrivate(requirement: Requirement): boolean {
-  return requirement.some((member) => member.privateResponses);
 }
 
 // eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async functions
@@ -114,7 +109,6 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
 
     const auth = settingOf<unknown>(route, 'auth');
     const spec = auth.set ? auth : inherited(scope, (s) => [s.mountAuth, s.ownAuth]);
-    const requirements = resolveAuth(spec.set ? spec.value : null, where);
     const routeCsrf = settingOf<unknown>(route, 'csrf');
     if (routeCsrf.set && typeof routeCsrf.value !== 'boolean') {
       throw new ConfigurationError(`${where}: csrf must be a boolean`);
@@ -122,31 +116,19 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
     const csrfSetting = routeCsrf.set
       ? (routeCsrf as Setting<boolean>)
       : inherited(scope, (s) => [s.mountCsrf, s.ownCsrf]);
-    const csrf = !csrfOff && (!csrfSetting.set || csrfSetting.value);
-    const scopesSetting = settingOf<unknown>(route, 'scopes');
-    const scopes = scopesSetting.set ? checkScopes(scopesSetting.value, where) : undefined;
-    if (scopes !== undefined && requirements === null) {
-      throw new ConfigurationError(`${where}: scopes need authentication; this route has none`);
-    }
-    setRouteAuth(route, { requirements, csrf, scopes });
-    if (requirements === null) return;
-    registry.add(requirements, where);
-
-    const cookieBased = requirements.some((r) => r.some((member) => member.cookieBased));
-    const csrfApplies = csrf && cookieBased && methods.some((method) => !isSafeMethod(method));
-    if (csrfApplies && protection === undefined) {
-      throw new ConfigurationError(
-        `${where}: cookie-based authentication needs CSRF protection; give the vouch plugin csrf: { secret, trustedOrigins } (or csrf: false)`,
-      );
-    }
-    const engine: AuthenticateOptions = {
-      realm,
-      csrf: csrfApplies ? protection?.verify : undefined,
-      scopes,
-    };
-    route.onRequest = [authHook(requirements, engine), ...toArray(route.onRequest)];
-    if (csrfApplies && protection !== undefined) {
-      route.preHandler = [formCsrfHook(protection), ...toArray(route.preHandler)];
+    const csrfOn = !csrfOff && (!csrfSetting.set || csrfSetting.value);
+    const scopes = settingOf<unknown>(route, 'scopes');
+    const declaration = declare(
+      spec.set ? spec.value : null,
+      { realm, csrf: csrfOn ? protection : false, scopes: scopes.set ? scopes.value : undefined },
+      { where, methods, csrfOption: 'the vouch plugin csrf: { secret, trustedOrigins }' },
+    );
+    setRouteAuth(route, operationAuth(declaration));
+    if (declaration.requirements === null) return;
+    registry.add(declaration.requirements, where);
+    route.onRequest = [authHook(declaration), ...toArray(route.onRequest)];
+    if (declaration.protection !== undefined) {
+      route.preHandler = [formCsrfHook(declaration), ...toArray(route.preHandler)];
     }
   });
 
@@ -164,20 +146,16 @@ function toArray<T>(value: T | T[] | undefined): T[] {
 // unauthenticated costs a body parse, and a huge or malformed body still answers 401. A callback
 // hook rather than an async one: when every verdict was synchronous the request goes on without
 // a promise or a microtask turn.
-function authHook(
-  requirements: readonly Requirement[],
-  engine: AuthenticateOptions,
-): onRequestHookHandler {
-  // Decided once per route rather than on every request.
-  const privateRequirements = new Set(requirements.filter(isPrivate));
+function authHook(declaration: Declaration): onRequestHookHandler {
+  const requirements = declaration.requirements as readonly Requirement[];
   return function vouchAuthenticate(request, reply, done): void {
-    const result = evaluate(requirements, request, engine);
+    const result = evaluate(requirements, request, declaration.engine);
     if (!isPromiseLike(result)) {
-      conclude(result, request, reply, done, privateRequirements);
+      conclude(result, request, reply, done, declaration);
       return;
     }
     result.then((settled) => {
-      conclude(settled, request, reply, done, privateRequirements);
+      conclude(settled, request, reply, done, declaration);
     }, done);
   };
 }
@@ -188,14 +166,17 @@ function conclude(
   request: FastifyRequest,
   reply: FastifyReply,
   done: HookHandlerDoneFunction,
-  privateRequirements: ReadonlySet<Requirement>,
+  declaration: Declaration,
 ): void {
   const vouchRequest = request as VouchRequest;
   if (result.ok) {
     request.auth = result.value;
     vouchRequest[kWinner] = result.requirement;
     if (result.csrfDeferred !== undefined) vouchRequest[kCsrfDeferred] = result.csrfDeferred;
-    if (privateRequirements.has(result.requirement)) reply.header('cache-control', 'private');
+    // Before the handler, which may set its own.
+    if (answersPrivately(declaration, result.requirement, reply.hasHeader('cache-control'))) {
+      reply.header('cache-control', 'private');
+    }
     done();
     return;
   }
@@ -211,10 +192,15 @@ function conclude(
 
 // A form post may carry its CSRF token in the body instead of the header; the body exists only
 // after parsing, so that one check waits until here.
-function formCsrfHook(protection: CsrfProtection): preHandlerAsyncHookHandler {
+function formCsrfHook(declaration: Declaration): preHandlerAsyncHookHandler {
   return async function vouchFormCsrf(request: FastifyRequest, reply: FastifyReply) {
     const binding = (request as VouchRequest)[kCsrfDeferred];
-    if (binding === null || protection.verifyForm(request, request.body, binding)) return;
+    if (
+      binding === null ||
+      (await formCsrfPasses(declaration, binding, request, () => request.body))
+    ) {
+      return;
+    }
     await sendVouchError(reply, new CsrfError(), []);
   };
 }

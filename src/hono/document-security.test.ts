@@ -4,9 +4,13 @@ import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Hono } from 'hono';
 import { APIKeyHeader, HttpBearer, MemorySessionStore, SessionAuth } from '../index.js';
+import { createCsrfVerifier } from '../csrf/csrf-protection.js';
 import { documentSecurity, requireAuth } from './index.js';
 
-const csrf = { secret: 'test-secret-of-sufficient-length-0123456789', trustedOrigins: [] };
+const csrf = createCsrfVerifier({
+  secret: 'test-secret-of-sufficient-length-0123456789',
+  trustedOrigins: [],
+});
 const bearer = new HttpBearer({ tokens: new Map([['t', 'ann']]) });
 const headerKey = new APIKeyHeader({ paramName: 'X-API-Key', keys: new Map([['k', 'app']]) });
 const session = new SessionAuth({ store: new MemorySessionStore<string>() });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Hono } from 'hono';
 import { APIKeyCookie, APIKeyHeader, HttpBearer } from '../index.js';
+import { createCsrfVerifier } from '../csrf/csrf-protection.js';
 import { requireAuth } from './index.js';
 
 const keys = new Map([['key-1', 'app']]);
@@ -15,7 +16,10 @@ function app(): Hono {
   const hono = new Hono();
   hono.get('/bearer', requireAuth(bearer), (c) => c.text('ok'));
   hono.get('/header', requireAuth(headerKey), (c) => c.text('ok'));
-  const csrf = { secret: 'test-secret-of-sufficient-length-0123456789', trustedOrigins: [] };
+  const csrf = createCsrfVerifier({
+    secret: 'test-secret-of-sufficient-length-0123456789',
+    trustedOrigins: [],
+  });
   hono.get('/cookie', requireAuth(cookieKey, { csrf }), (c) => c.text('ok'));
   return hono;
 }

@@ -6,10 +6,10 @@ import { APIKeyCookie, HttpBearer } from '../index.js';
 import { createCsrfVerifier } from '../csrf/csrf-protection.js';
 import { requireAuth, vouchErrorHandler } from './index.js';
 
-const csrf = {
+const csrf = createCsrfVerifier({
   secret: 'test-secret-of-sufficient-length-0123456789',
   trustedOrigins: ['http://app.test'],
-};
+});
 const cookieKey = new APIKeyCookie({ paramName: 'k', keys: new Map([['key-1', 'app']]) });
 const bearer = new HttpBearer({
   authenticate: (_request, token) => {
@@ -20,13 +20,29 @@ const bearer = new HttpBearer({
 });
 
 test('cookie-based auth without csrf options is refused when declared', () => {
-  assert.throws(() => requireAuth(cookieKey), { code: 'VOUCH_ERR_CONFIGURATION' });
+  assert.throws(() => requireAuth(cookieKey), {
+    code: 'VOUCH_ERR_CONFIGURATION',
+    message:
+      'requireAuth(): cookie-based authentication needs CSRF protection; give csrf: createCsrfVerifier({ secret, trustedOrigins }) of vouch/csrf (or csrf: false)',
+  });
+});
+
+test('csrf takes a protection: its options alone are refused, saying what to give', () => {
+  const options = { secret: 'test-secret-of-sufficient-length-0123456789', trustedOrigins: [] };
+  assert.throws(() => requireAuth(cookieKey, { csrf: options as never }), {
+    code: 'VOUCH_ERR_CONFIGURATION',
+    message: /^requireAuth\(\): csrf takes a protection, createCsrfVerifier\(/,
+  });
+  // Even where nothing reads a cookie: the mistake is the same.
+  assert.throws(() => requireAuth(bearer, { csrf: options as never }), {
+    code: 'VOUCH_ERR_CONFIGURATION',
+  });
 });
 
 test('CSRF on a cookie key: header token, form token, none', async () => {
   const app = new Hono();
   app.post('/k', requireAuth(cookieKey, { csrf }), (c) => c.json({ auth: c.get('auth') }));
-  const { token } = createCsrfVerifier(csrf).issue('key-1');
+  const { token } = csrf.issue('key-1');
   const cookie = `k=key-1; csrftoken=${token}`;
   const post = (headers: Record<string, string>, body: string | null = null) =>
     app.request('/k', {
@@ -94,7 +110,7 @@ test('a weaker declaration never covers a handler matched before it (fail closed
 test('scopes are refused when declared without authentication or malformed', () => {
   assert.throws(() => requireAuth(null, { scopes: ['admin'] }), {
     code: 'VOUCH_ERR_CONFIGURATION',
-    message: 'requireAuth(): scopes need authentication; not with null',
+    message: 'requireAuth(): scopes need authentication; this route has none',
   });
   assert.throws(() => requireAuth(bearer, { scopes: [] }), { code: 'VOUCH_ERR_CONFIGURATION' });
 });

@@ -4,10 +4,10 @@ import { matchedRoutes } from 'hono/route';
 import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
 import { evaluate } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
-import type { CsrfProtection } from '../csrf/csrf-protection.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
-import { requestView, type HonoRequestView } from './request-view.js';
+import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
+import { requestView } from './request-view.js';
 import { sendVouchError } from './send-vouch-error.js';
 import { withResponse } from './with-response.js';
 
@@ -99,7 +99,7 @@ async function run(
   c: Context,
   next: Next,
 ): Promise<Response | undefined> {
-  const { requirements, protection } = declaration;
+  const { requirements } = declaration;
   if (requirements === null) {
     await next();
     return undefined;
@@ -114,14 +114,16 @@ async function run(
   }
   if (
     result.csrfDeferred !== undefined &&
-    !(await formTokenPasses(protection as CsrfProtection, c, view, result.csrfDeferred))
+    !(await formCsrfPasses(declaration, result.csrfDeferred, view, () => formBody(c)))
   ) {
     return sendVouchError(new CsrfError(), []);
   }
   c.set('auth', result.value);
   await next();
-  // The body is the caller's own when an API key or a session authenticated the request.
-  if (declaration.privateRequirements.has(result.requirement)) c.header('cache-control', 'private');
+  // After the handler, since a Response it returns replaces what was set before.
+  if (answersPrivately(declaration, result.requirement, c.res.headers.has('cache-control'))) {
+    c.header('cache-control', 'private');
+  }
   return undefined;
 }
 
@@ -129,12 +131,6 @@ async function run(
 // `all`: a field sent twice must arrive as a list, which is ambiguous, as it does on the other
 // engines; without it Hono keeps the last. Only the form is cached, not this reading of it, so
 // the handler's own parseBody() still reads it with its own options.
-async function formTokenPasses(
-  protection: CsrfProtection,
-  c: Context,
-  view: HonoRequestView,
-  binding: string,
-): Promise<boolean> {
-  const body = await c.req.parseBody({ all: true }).catch(() => undefined);
-  return protection.verifyForm(view, body, binding);
+function formBody(c: Context): Promise<unknown> {
+  return c.req.parseBody({ all: true }).catch(() => undefined);
 }

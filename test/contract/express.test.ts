@@ -1,7 +1,7 @@
 // The contract table on Express 5: requireAuth on the app, Routers and routes.
 import express, { type RequestHandler, type Router } from 'express';
 import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/express/index.js';
-import type { CsrfOptions } from '../../src/csrf/index.js';
+import { createCsrfVerifier, type CsrfProtection } from '../../src/csrf/index.js';
 import type { AppDeclaration, RouteDeclaration } from './declarations.js';
 import { TeapotError } from './declarations.js';
 import { listening, type Harness } from './harness.js';
@@ -11,7 +11,7 @@ const answer: RequestHandler = (req, res) => {
   res.json({ auth: req.auth ?? null });
 };
 
-function declare(router: Router, route: RouteDeclaration, csrf: CsrfOptions): void {
+function declare(router: Router, route: RouteDeclaration, csrf: CsrfProtection): void {
   const method = route.method.toLowerCase() as Lowercase<RouteDeclaration['method']>;
   if (route.auth === undefined) router[method](route.path, answer);
   else {
@@ -25,14 +25,16 @@ export const expressHarness: Harness = {
   combinesLines: false,
   async start(declaration: AppDeclaration) {
     const app = express();
+    // One protection for every requireAuth, as an application builds it.
+    const csrf = createCsrfVerifier(declaration.csrf);
     // Before requireAuth: a form post's CSRF token is read from the parsed body.
     app.use(express.urlencoded());
-    app.use(requireAuth(declaration.auth, { csrf: declaration.csrf }));
-    for (const route of declaration.routes) declare(app.router as Router, route, declaration.csrf);
+    app.use(requireAuth(declaration.auth, { csrf }));
+    for (const route of declaration.routes) declare(app.router as Router, route, csrf);
     for (const group of declaration.groups) {
       const router = express.Router();
-      router.use(requireAuth(group.auth, { csrf: declaration.csrf }));
-      for (const route of group.routes) declare(router, route, declaration.csrf);
+      router.use(requireAuth(group.auth, { csrf }));
+      for (const route of group.routes) declare(router, route, csrf);
       app.use(group.prefix, router);
     }
     const { status, detail } = declaration.teapot;

@@ -2,7 +2,7 @@
 import { serve } from '@hono/node-server';
 import { Hono, type Handler } from 'hono';
 import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/hono/index.js';
-import type { CsrfOptions } from '../../src/csrf/index.js';
+import { createCsrfVerifier, type CsrfProtection } from '../../src/csrf/index.js';
 import type { AppDeclaration, RouteDeclaration } from './declarations.js';
 import { TeapotError } from './declarations.js';
 import type { Server } from 'node:http';
@@ -11,7 +11,7 @@ import { runContract } from './run.js';
 
 const answer: Handler = (c) => c.json({ auth: (c.get('auth') as unknown) ?? null });
 
-function declare(app: Hono, route: RouteDeclaration, csrf: CsrfOptions): void {
+function declare(app: Hono, route: RouteDeclaration, csrf: CsrfProtection): void {
   if (route.auth === undefined) app.on(route.method, route.path, answer);
   else {
     const guard = requireAuth(route.auth, {
@@ -27,6 +27,8 @@ export const honoHarness: Harness = {
   combinesLines: true,
   async start(declaration: AppDeclaration) {
     const app = new Hono();
+    // One protection for every requireAuth, as an application builds it.
+    const csrf = createCsrfVerifier(declaration.csrf);
     const { status, detail } = declaration.teapot;
     app.onError(
       vouchErrorHandler({
@@ -40,12 +42,12 @@ export const honoHarness: Harness = {
         log: () => undefined,
       }),
     );
-    app.use('*', requireAuth(declaration.auth, { csrf: declaration.csrf }));
-    for (const route of declaration.routes) declare(app, route, declaration.csrf);
+    app.use('*', requireAuth(declaration.auth, { csrf }));
+    for (const route of declaration.routes) declare(app, route, csrf);
     for (const group of declaration.groups) {
       const sub = new Hono();
-      sub.use('*', requireAuth(group.auth, { csrf: declaration.csrf }));
-      for (const route of group.routes) declare(sub, route, declaration.csrf);
+      sub.use('*', requireAuth(group.auth, { csrf }));
+      for (const route of group.routes) declare(sub, route, csrf);
       app.route(group.prefix, sub);
     }
     return listening(serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }) as Server);

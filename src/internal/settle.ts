@@ -1,0 +1,37 @@
+// What every adapter does once a request is authenticated; the adapter supplies only how its
+// engine reads the parsed body and whether the answer already has a header.
+import type { Requirement } from '../core/auth-spec.js';
+import { isPromiseLike } from '../core/outcome.js';
+import type { RequestView } from '../core/request.js';
+import type { Declaration } from './declaration.js';
+
+/**
+ * Finishes a CSRF check the evaluator deferred to the form body (a form post may carry its
+ * token there instead of in the header), bound to `binding`: whether the token in the body the
+ * engine parsed (`formBody`) passes. Without a protection to check it with, it never does.
+ */
+export function formCsrfPasses(
+  declaration: Declaration,
+  binding: string,
+  view: RequestView,
+  formBody: () => unknown,
+): boolean | Promise<boolean> {
+  const passes = (body: unknown): boolean =>
+    declaration.protection?.verifyForm(view, body, binding) === true;
+  const body = formBody();
+  return isPromiseLike(body) ? Promise.resolve(body).then(passes) : passes(body);
+}
+
+/**
+ * Whether the answer to a request `requirement` won gets `Cache-Control: private`: it does when
+ * the body is the caller's own (an API key, a session authenticated it), unless the answer
+ * already carries a `Cache-Control` of its own (the handler's, another middleware's), which is
+ * never replaced.
+ */
+export function answersPrivately(
+  declaration: Declaration,
+  requirement: Requirement,
+  hasCacheControl: boolean,
+): boolean {
+  return !hasCacheControl && declaration.privateRequirements.has(requirement);
+}
