@@ -63,6 +63,16 @@ test('CSRF on a cookie key: header token, form token, none', async () => {
   assert.equal(broken.status, 403);
 });
 
+test('a Response the handler returns keeps its own Cache-Control; one without is private', async () => {
+  const app = new Hono();
+  const own = { 'cache-control': 'no-store' };
+  app.get('/own', requireAuth(cookieKey, { csrf }), () => new Response('own', { headers: own }));
+  app.get('/none', requireAuth(cookieKey, { csrf }), () => new Response('none'));
+  const headers = { cookie: 'k=key-1' };
+  assert.equal((await app.request('/own', { headers })).headers.get('cache-control'), 'no-store');
+  assert.equal((await app.request('/none', { headers })).headers.get('cache-control'), 'private');
+});
+
 test('without raw header lines (any Fetch runtime), the parsed headers are read', async () => {
   const app = new Hono();
   app.get('/b', requireAuth(bearer), (c) => c.text(c.get('auth')));

@@ -123,6 +123,11 @@ const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
     get('/header', { 'x-api-KEY': 'header-key' }),
     { status: 200, auth: 'header-app' },
   ],
+  [
+    "a handler's own Cache-Control is kept, not made private",
+    get('/header/own-cache', { 'X-API-Key': 'header-key' }),
+    { status: 200, auth: 'header-app', cacheControl: 'no-store' },
+  ],
   ['header key absent', get('/header'), unauthorized([HEADER])],
   ['header key rejected', get('/header', { 'X-API-Key': 'nope' }), unauthorized([HEADER])],
   [
@@ -144,6 +149,11 @@ const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
   ],
   // Sessions.
   ['session accepted, private', get('/session', { cookie: SAM_COOKIE }), SESSION_OK],
+  [
+    "session: the handler's own Cache-Control is kept",
+    get('/session/own-cache', { cookie: SAM_COOKIE }),
+    { ...SESSION_OK, cacheControl: 'no-cache' },
+  ],
   ['session absent: 401 without challenge', get('/session', { cookie: 'a=1' }), unauthorized([])],
   ['session unknown', get('/session', { cookie: 'sessionid=unknown' }), unauthorized([])],
   [

@@ -110,6 +110,8 @@ export interface RouteDeclaration {
   readonly csrf?: false;
   /** Scopes the credential must grant (only with `auth`: Hono and Express declare them there). */
   readonly scopes?: readonly string[];
+  /** A `Cache-Control` the handler sets of its own. */
+  readonly cacheControl?: string;
 }
 
 /** Routes mounted under a prefix with their own `auth` (a Fastify router, a Hono sub-app). */
@@ -140,6 +142,7 @@ export const app: AppDeclaration = {
     { method: 'GET', path: '/basic', auth: basic },
     { method: 'GET', path: '/query', auth: queryKey },
     { method: 'GET', path: '/header', auth: headerKey },
+    { method: 'GET', path: '/header/own-cache', auth: headerKey, cacheControl: 'no-store' },
     { method: 'GET', path: '/cookie', auth: cookieKey },
     { method: 'POST', path: '/cookie', auth: cookieKey },
     { method: 'GET', path: '/function', auth: robot },
@@ -152,6 +155,7 @@ export const app: AppDeclaration = {
       auth: session,
     })),
     { method: 'POST', path: '/session/exempt', auth: session, csrf: false },
+    { method: 'GET', path: '/session/own-cache', auth: session, cacheControl: 'no-cache' },
     { method: 'POST', path: '/session-or-bearer', auth: [session, bearer] },
     { method: 'GET', path: '/scoped', auth: bearer, scopes: ['pets:read'] },
     { method: 'GET', path: '/scoped-list', auth: [headerKey, bearer], scopes: ['pets:write'] },

@@ -7,16 +7,19 @@ import { TeapotError } from './declarations.js';
 import { listening, type Harness } from './harness.js';
 import { runContract } from './run.js';
 
-const answer: RequestHandler = (req, res) => {
-  res.json({ auth: req.auth ?? null });
-};
+const answer =
+  (route: RouteDeclaration): RequestHandler =>
+  (req, res) => {
+    if (route.cacheControl !== undefined) res.set('cache-control', route.cacheControl);
+    res.json({ auth: req.auth ?? null });
+  };
 
 function declare(router: Router, route: RouteDeclaration, csrf: CsrfProtection): void {
   const method = route.method.toLowerCase() as Lowercase<RouteDeclaration['method']>;
-  if (route.auth === undefined) router[method](route.path, answer);
+  if (route.auth === undefined) router[method](route.path, answer(route));
   else {
     const options = { csrf: route.csrf ?? csrf, ...(route.scopes && { scopes: route.scopes }) };
-    router[method](route.path, requireAuth(route.auth, options), answer);
+    router[method](route.path, requireAuth(route.auth, options), answer(route));
   }
 }
 

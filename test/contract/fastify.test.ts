@@ -14,7 +14,10 @@ function declare(app: FastifyInstance, route: RouteDeclaration): void {
     ...(route.auth === undefined ? {} : { auth: route.auth }),
     ...(route.csrf === undefined ? {} : { csrf: route.csrf }),
     ...(route.scopes === undefined ? {} : { scopes: route.scopes }),
-    handler: async (request) => ({ auth: request.auth ?? null }),
+    handler: async (request, reply) => {
+      if (route.cacheControl !== undefined) reply.header('cache-control', route.cacheControl);
+      return { auth: request.auth ?? null };
+    },
   });
 }
 

@@ -9,16 +9,21 @@ import type { Server } from 'node:http';
 import { listening, type Harness } from './harness.js';
 import { runContract } from './run.js';
 
-const answer: Handler = (c) => c.json({ auth: (c.get('auth') as unknown) ?? null });
+const answer =
+  (route: RouteDeclaration): Handler =>
+  (c) => {
+    if (route.cacheControl !== undefined) c.header('cache-control', route.cacheControl);
+    return c.json({ auth: (c.get('auth') as unknown) ?? null });
+  };
 
 function declare(app: Hono, route: RouteDeclaration, csrf: CsrfProtection): void {
-  if (route.auth === undefined) app.on(route.method, route.path, answer);
+  if (route.auth === undefined) app.on(route.method, route.path, answer(route));
   else {
     const guard = requireAuth(route.auth, {
       csrf: route.csrf ?? csrf,
       ...(route.scopes && { scopes: route.scopes }),
     });
-    app.on(route.method, route.path, guard, answer);
+    app.on(route.method, route.path, guard, answer(route));
   }
 }
 
