@@ -180,14 +180,30 @@ test('fail closed: a declaration never covers what may answer before it', async 
   assert.equal((await get({ path: '/sub/basic', headers: BEARER })).status, 401);
 });
 
-test('authOf types the winner', async () => {
+test("authOf gives the winner's value, and throws when something else won", async () => {
+  const errors: Error[] = [];
   const app = express();
-  app.get('/b', requireAuth(bearer), (req, res) => {
+  const router = express.Router();
+  router.get('/who', requireAuth([bearer, basic]), (req, res) => {
     const user: string = authOf(req, bearer);
     res.json({ auth: user });
   });
+  router.get('/open', requireAuth(null), (req, res) => {
+    authOf(req, null); // throws unless no authentication ran
+    res.json({ auth: null });
+  });
+  app.use('/r', router);
+  app.use(vouchErrorHandler({ log: (_message, error) => errors.push(error) }));
   const get = await serve(app);
-  assert.deepEqual((await get({ path: '/b', headers: BEARER })).body, { auth: 'ann' });
+  assert.deepEqual((await get({ path: '/r/who', headers: BEARER })).body, { auth: 'ann' });
+  assert.deepEqual((await get({ path: '/r/open', headers: BEARER })).body, { auth: null });
+  const other = await get({ path: '/r/who?secret=s3cret', headers: BASIC });
+  assert.equal(other.status, 500);
+  assert.deepEqual(other.body, { detail: 'Internal Server Error' });
+  assert.equal(errors.length, 1);
+  assert.ok(errors[0] instanceof ConfigurationError);
+  // The route, not the URL, which may carry a credential.
+  assert.equal(errors[0].message, 'authOf(): GET /r/who was not authenticated by the given auth');
 });
 
 test('vouchErrorHandler: handlers, vouch errors from handlers, faults, started responses', async (t) => {

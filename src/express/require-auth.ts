@@ -1,7 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
+import type { AuthOf, AuthSpec, Requirement } from '../core/auth-spec.js';
 import { evaluate } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
+import { checkWinner } from '../internal/check-winner.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
@@ -41,15 +42,25 @@ export function challengesOf(req: Request): readonly string[] {
   return states.get(req)?.challenges ?? [];
 }
 
+// The requirement that authenticated each request, for authOf.
+const winners = new WeakMap<Request, Requirement>();
+
 /**
  * What `auth` authenticated the request with (`req.auth`), typed from the authenticators, in a
- * handler behind `requireAuth(auth)`.
+ * handler behind `requireAuth(auth)`. Throws when the request was authenticated by something
+ * else: a typed value is never a guess.
  *
  * @example const user = authOf(req, bearer);
  */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- only its type is read
-export function authOf<const TSpec extends AuthSpec>(req: Request, _auth: TSpec): AuthOf<TSpec> {
+export function authOf<const TSpec extends AuthSpec>(req: Request, auth: TSpec): AuthOf<TSpec> {
+  checkWinner(winners.get(req) ?? null, auth, () => `${req.method} ${routeOf(req)}`);
   return req.auth as AuthOf<TSpec>;
+}
+
+/** The path of the route serving `req`, as declared: its URL may carry a credential. */
+function routeOf(req: Request): string {
+  const route = (req as { route?: { path?: unknown } }).route;
+  return typeof route?.path === 'string' ? req.baseUrl + route.path : '(no route)';
 }
 
 /**
@@ -173,6 +184,7 @@ async function run(
     return;
   }
   req.auth = result.value;
+  winners.set(req, result.requirement);
   // Before the handler, which may set its own.
   if (answersPrivately(declaration, result.requirement, res.hasHeader('cache-control'))) {
     res.setHeader('cache-control', 'private');

@@ -5,8 +5,8 @@ import type {
   RouteGenericInterface,
   RouteHandlerMethod,
 } from 'fastify';
-import { resolveAuth, type AuthOf, type AuthSpec } from '../core/auth-spec.js';
-import { ConfigurationError } from '../core/errors.js';
+import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
+import { checkWinner } from '../internal/check-winner.js';
 import { winnerOf } from './plugin.js';
 
 /** A request whose `auth` is typed from the route's `auth` declaration. */
@@ -49,26 +49,10 @@ export function authOf<const TSpec extends AuthSpec>(
   request: FastifyRequest,
   auth: TSpec,
 ): AuthOf<TSpec> {
-  const winner = winnerOf(request);
-  // The usual call, one authenticator that won alone, is answered without resolving `auth`.
-  if (winner !== null && winner.length === 1 && winner[0] === auth) {
-    return request.auth as AuthOf<TSpec>;
-  }
-  const requirements = resolveAuth(auth, 'authOf()');
-  const matches =
-    requirements === null
-      ? winner === null
-      : winner !== null &&
-        requirements.some(
-          (requirement) =>
-            requirement.length === winner.length &&
-            requirement.every((member, index) => member === winner[index]),
-        );
-  if (!matches) {
-    throw new ConfigurationError(
-      // The route, not the request's URL, which may carry a credential.
-      `authOf(): ${request.method} ${request.routeOptions.url ?? '(no route)'} was not authenticated by the given auth`,
-    );
-  }
+  checkWinner(
+    winnerOf(request),
+    auth,
+    () => `${request.method} ${request.routeOptions.url ?? '(no route)'}`,
+  );
   return request.auth as AuthOf<TSpec>;
 }

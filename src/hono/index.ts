@@ -7,7 +7,7 @@ export {
 } from './error-handler.js';
 export type { ErrorClass } from '../internal/handler-for.js';
 export { requestView, type HonoRequestView } from './request-view.js';
-export { requireAuth, type AuthEnv, type RequireAuthOptions } from './require-auth.js';
+export { authOf, requireAuth, type AuthEnv, type RequireAuthOptions } from './require-auth.js';
 export { sendVouchError } from './send-vouch-error.js';
 export { documentSecurity, type RoutedApp } from './document-security.js';
 export {

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { APIKeyCookie, HttpBearer } from '../index.js';
+import { APIKeyCookie, ConfigurationError, HttpBasic, HttpBearer } from '../index.js';
 import { createCsrfVerifier } from '../csrf/csrf-protection.js';
-import { requireAuth, vouchErrorHandler } from './index.js';
+import { authOf, requireAuth, vouchErrorHandler } from './index.js';
 
 const csrf = createCsrfVerifier({
   secret: 'test-secret-of-sufficient-length-0123456789',
@@ -71,6 +71,39 @@ test('a Response the handler returns keeps its own Cache-Control; one without is
   const headers = { cookie: 'k=key-1' };
   assert.equal((await app.request('/own', { headers })).headers.get('cache-control'), 'no-store');
   assert.equal((await app.request('/none', { headers })).headers.get('cache-control'), 'private');
+});
+
+test("authOf gives the winner's value, and throws when something else won", async () => {
+  const basic = new HttpBasic({ authenticate: (_request, username) => username });
+  const errors: Error[] = [];
+  const app = new Hono();
+  app.onError(vouchErrorHandler({ log: (_message, error) => errors.push(error) }));
+  const sub = new Hono();
+  sub.get('/who', requireAuth([bearer, basic]), (c) => {
+    const user: string = authOf(c, bearer);
+    return c.json({ auth: user });
+  });
+  sub.get('/open', requireAuth(null), (c) => {
+    authOf(c, null); // throws unless no authentication ran
+    return c.json({ auth: null });
+  });
+  app.route('/r', sub);
+  const BEARER = { authorization: 'Bearer good' };
+  assert.deepEqual(await (await app.request('/r/who', { headers: BEARER })).json(), {
+    auth: 'ann',
+  });
+  assert.deepEqual(await (await app.request('/r/open', { headers: BEARER })).json(), {
+    auth: null,
+  });
+  const other = await app.request('/r/who?secret=s3cret', {
+    headers: { authorization: `Basic ${btoa('bob:pw')}` },
+  });
+  assert.equal(other.status, 500);
+  assert.deepEqual(await other.json(), { detail: 'Internal Server Error' });
+  assert.equal(errors.length, 1);
+  assert.ok(errors[0] instanceof ConfigurationError);
+  // The route, not the URL, which may carry a credential.
+  assert.equal(errors[0].message, 'authOf(): GET /r/who was not authenticated by the given auth');
 });
 
 test('without raw header lines (any Fetch runtime), the parsed headers are read', async () => {

@@ -1,9 +1,10 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { RouterRoute } from 'hono/types';
-import { matchedRoutes } from 'hono/route';
-import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
+import { matchedRoutes, routePath } from 'hono/route';
+import type { AuthOf, AuthSpec, Requirement } from '../core/auth-spec.js';
 import { evaluate } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
+import { checkWinner } from '../internal/check-winner.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
@@ -23,9 +24,24 @@ const declarations = new WeakMap<object, Declaration>();
 const decided = new WeakSet<Context>();
 const challenges = new WeakMap<Context, readonly string[]>();
 
+// The requirement that authenticated each request, for authOf.
+const winners = new WeakMap<Context, Requirement>();
+
 /** Challenges of the authenticators tried on a request whose hook threw, for the error handler. */
 export function challengesOf(c: Context): readonly string[] {
   return challenges.get(c) ?? [];
+}
+
+/**
+ * What `auth` authenticated the request with (`c.get('auth')`), typed from the authenticators,
+ * in a handler behind `requireAuth(auth)`. Throws when the request was authenticated by
+ * something else: a typed value is never a guess.
+ *
+ * @example const user = authOf(c, bearer);
+ */
+export function authOf<const TSpec extends AuthSpec>(c: Context, auth: TSpec): AuthOf<TSpec> {
+  checkWinner(winners.get(c) ?? null, auth, () => `${c.req.method} ${routePath(c)}`);
+  return c.get('auth') as AuthOf<TSpec>;
 }
 
 /**
@@ -119,6 +135,7 @@ async function run(
     return sendVouchError(new CsrfError(), []);
   }
   c.set('auth', result.value);
+  winners.set(c, result.requirement);
   await next();
   // After the handler, since a Response it returns replaces what was set before.
   if (answersPrivately(declaration, result.requirement, c.res.headers.has('cache-control'))) {

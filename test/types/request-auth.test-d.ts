@@ -14,6 +14,10 @@ import {
   type AuthRequest,
 } from '../../src/index.js';
 import { authOf, router, vouch, withAuth } from '../../src/fastify/index.js';
+import { authOf as honoAuthOf } from '../../src/hono/index.js';
+import { authOf as expressAuthOf } from '../../src/express/index.js';
+import type { Context } from 'hono';
+import type { Request } from 'express';
 
 interface User {
   id: number;
@@ -99,6 +103,12 @@ app.get('/plain', async (request) => {
   expectTypeOf(authOf(request, bearer)).toEqualTypeOf<User>();
   expectTypeOf(authOf(request, [bearer, session])).toEqualTypeOf<User>();
 });
+// Hono's and Express's authOf type the value the same way.
+declare const c: Context;
+declare const req: Request;
+expectTypeOf(honoAuthOf(c, [bearer, session])).toEqualTypeOf<User>();
+expectTypeOf(honoAuthOf(c, allOf(bearer, key))).toEqualTypeOf<[User, Application]>();
+expectTypeOf(expressAuthOf(req, key)).toEqualTypeOf<Application>();
 
 // auth on routes, routers and mounts is checked.
 app.get('/open', { auth: null }, async () => 'ok');
