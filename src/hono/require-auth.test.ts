@@ -20,23 +20,7 @@ const bearer = new HttpBearer({
 });
 
 test('cookie-based auth without csrf options is refused when declared', () => {
-  assert.throws(() => requireAuth(cookieKey), {
-    code: 'VOUCH_ERR_CONFIGURATION',
-    message:
-      'requireAuth(): cookie-based authentication needs CSRF protection; give csrf: createCsrfVerifier({ secret, trustedOrigins }) of vouch/csrf (or csrf: false)',
-  });
-});
-
-test('csrf takes a protection: its options alone are refused, saying what to give', () => {
-  const options = { secret: 'test-secret-of-sufficient-length-0123456789', trustedOrigins: [] };
-  assert.throws(() => requireAuth(cookieKey, { csrf: options as never }), {
-    code: 'VOUCH_ERR_CONFIGURATION',
-    message: /^requireAuth\(\): csrf takes a protection, createCsrfVerifier\(/,
-  });
-  // Even where nothing reads a cookie: the mistake is the same.
-  assert.throws(() => requireAuth(bearer, { csrf: options as never }), {
-    code: 'VOUCH_ERR_CONFIGURATION',
-  });
+  assert.throws(() => requireAuth(cookieKey), { code: 'VOUCH_ERR_CONFIGURATION' });
 });
 
 test('CSRF on a cookie key: header token, form token, none', async () => {
