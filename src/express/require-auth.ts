@@ -186,7 +186,7 @@ async function run(
   req.auth = result.value;
   winners.set(req, result.requirement);
   // Before the handler, which may set its own.
-  if (answersPrivately(declaration, result.requirement, res.hasHeader('cache-control'))) {
+  if (answersPrivately(declaration, result.requirement, () => res.hasHeader('cache-control'))) {
     res.setHeader('cache-control', 'private');
   }
   next();

@@ -174,7 +174,7 @@ function conclude(
     vouchRequest[kWinner] = result.requirement;
     if (result.csrfDeferred !== undefined) vouchRequest[kCsrfDeferred] = result.csrfDeferred;
     // Before the handler, which may set its own.
-    if (answersPrivately(declaration, result.requirement, reply.hasHeader('cache-control'))) {
+    if (answersPrivately(declaration, result.requirement, () => reply.hasHeader('cache-control'))) {
       reply.header('cache-control', 'private');
     }
     done();

@@ -138,7 +138,7 @@ async function run(
   winners.set(c, result.requirement);
   await next();
   // After the handler, since a Response it returns replaces what was set before.
-  if (answersPrivately(declaration, result.requirement, c.res.headers.has('cache-control'))) {
+  if (answersPrivately(declaration, result.requirement, () => c.res.headers.has('cache-control'))) {
     c.header('cache-control', 'private');
   }
   return undefined;

@@ -26,12 +26,12 @@ export function formCsrfPasses(
  * Whether the answer to a request `requirement` won gets `Cache-Control: private`: it does when
  * the body is the caller's own (an API key, a session authenticated it), unless the answer
  * already carries a `Cache-Control` of its own (the handler's, another middleware's), which is
- * never replaced.
+ * never replaced. `hasCacheControl` reads the answer the engine's way, only for such a winner.
  */
 export function answersPrivately(
   declaration: Declaration,
   requirement: Requirement,
-  hasCacheControl: boolean,
+  hasCacheControl: () => boolean,
 ): boolean {
-  return !hasCacheControl && declaration.privateRequirements.has(requirement);
+  return declaration.privateRequirements.has(requirement) && !hasCacheControl();
 }
