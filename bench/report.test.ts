@@ -91,6 +91,26 @@ describe('tables', () => {
     assert.match(text, /\| v ≥ 2× p \| +2\.00× \| 1\.20–2\.00 \| yes \|/);
     assert.match(text, /\| p ≥ 1× v \| +0\.50× \| 0\.50–0\.83 \| +NO \|/);
   });
+
+  it('judges a paired target on each route over its own baseline, round by round', () => {
+    sequence = 0;
+    // x: 900 over A's 1000, 0.9 each round; y: 45 × round over B's 100, 0.45 × round.
+    const runs = [1, 2, 3].flatMap((round) => [
+      run('A', 'A', round, 1000),
+      run('x', 'A', round, 900),
+      run('B', 'B', round, 100),
+      run('y', 'B', round, 45 * round),
+    ]);
+    runs.push(run('A', 'A', 3, 1000), run('B', 'B', 3, 100));
+    const [x, y] = [{ label: 'x' }, { label: 'y' }];
+    const text = targetTable(runs, [
+      { first: y, second: x, times: 0.9, paired: true },
+      { first: y, second: x, times: 0.9 },
+    ]);
+    // 0.45 × round / 0.9: 0.5, 1 and 1.5; the requests/s alone: 45 × round / 900.
+    assert.match(text, /\| y ≥ 0\.9× x, each over its no auth \| +1\.00× \| 0\.50–1\.50 \| yes \|/);
+    assert.match(text, /\| y ≥ 0\.9× x +\| +0\.10× \| 0\.05–0\.15 \| +NO \|/);
+  });
 });
 
 describe('memoryVerdict', () => {

@@ -67,13 +67,29 @@ export function summarise(labels: readonly string[], runs: readonly Run[]) {
   });
 }
 
-/** Route `first`'s requests/s over `second`'s, round by round: the median and its interval. */
-function versus(runs: readonly Run[], first: string, second: string) {
+/** What a target compares: `first` must reach `times` × `second`. */
+export interface Target {
+  readonly first: { readonly label: string };
+  readonly second: { readonly label: string };
+  readonly times: number;
+  /** Compare each run's ratio to its own baseline: for routes of servers with other baselines. */
+  readonly paired?: boolean;
+}
+
+/**
+ * Route `first`'s requests/s over `second`'s, round by round, or with `paired` their runs' ratios
+ * to their own baselines: the median and its interval.
+ */
+export function versus(runs: readonly Run[], { first, second, paired = false }: Target) {
+  const ordered = runs.toSorted((a, b) => a.sequence - b.sequence);
   const ratios: number[] = [];
-  for (const round of new Set(runs.map((run) => run.round))) {
-    const rate = (label: string) =>
-      runs.find((run) => run.round === round && run.label === label)?.requestsPerSecond;
-    const [a, b] = [rate(first), rate(second)];
+  for (const round of new Set(ordered.map((run) => run.round))) {
+    const figure = (label: string) => {
+      const run = ordered.find((other) => other.round === round && other.label === label);
+      if (run === undefined) return undefined;
+      return paired ? pairedRatio(run, ordered) : run.requestsPerSecond;
+    };
+    const [a, b] = [figure(first.label), figure(second.label)];
     if (a !== undefined && b !== undefined) ratios.push(a / b);
   }
   return { ratio: median(ratios), interval: medianInterval(ratios) };
@@ -108,16 +124,14 @@ export function table(summaries: ReturnType<typeof summarise>): string {
 }
 
 /** Each target as a row: route `first` over route `second` round by round, against `times`. */
-export function targetTable(
-  runs: readonly Run[],
-  targets: readonly { first: { label: string }; second: { label: string }; times: number }[],
-): string {
+export function targetTable(runs: readonly Run[], targets: readonly Target[]): string {
   return markdownTable([
     ['target', 'measured', '95 % CI', 'met'],
-    ...targets.map(({ first, second, times: wanted }) => {
-      const { ratio, interval } = versus(runs, first.label, second.label);
+    ...targets.map((target) => {
+      const { first, second, times: wanted, paired = false } = target;
+      const { ratio, interval } = versus(runs, target);
       return [
-        `${first.label} ≥ ${wanted}× ${second.label}`,
+        `${first.label} ≥ ${wanted}× ${second.label}${paired ? ', each over its no auth' : ''}`,
         times(ratio),
         range(interval),
         ratio >= wanted ? 'yes' : 'NO',
