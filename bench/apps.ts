@@ -21,9 +21,9 @@ export const API_KEY = 'key_0f9e8d7c6b5a49382716a5b4c3d2e1f0';
 const USER = 'bench';
 const PASSWORD = 'correct-horse-battery-staple';
 /** What every route answers, serialised. */
-const BODY = '{"ok":true}';
+export const BODY = '{"ok":true}';
 
-const bearerHeaders: Readonly<Record<string, string>> = { authorization: `Bearer ${TOKEN}` };
+export const bearerHeaders: Readonly<Record<string, string>> = { authorization: `Bearer ${TOKEN}` };
 const basicHeaders = {
   authorization: `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`,
 };
@@ -84,7 +84,7 @@ const isLogin = (user: string, password: string) =>
   [isUser(user), isPassword(password)].every(Boolean);
 const unauthorized = new Error('Unauthorized');
 const handler = async () => ({ ok: true });
-const bearer = new HttpBearer({ tokens: new Map([[TOKEN, caller]]) });
+export const bearer = new HttpBearer({ tokens: new Map([[TOKEN, caller]]) });
 const clientKey = new APIKeyHeader({ paramName: 'X-Client-Key', keys: [[API_KEY, caller]] });
 
 /** The Fastify app: the baseline, each vouch route and its peer. Not listening yet. */
@@ -137,7 +137,7 @@ export async function fastifyApp(): Promise<FastifyInstance> {
   return app;
 }
 
-const send: express.RequestHandler = (_request, response) => response.json({ ok: true });
+export const send: express.RequestHandler = (_request, response) => response.json({ ok: true });
 
 /** Twenty-one routes, as an API over a few resources has them; `auth` guards the last one. */
 function resources(...auth: express.RequestHandler[]): express.Router {

@@ -1,12 +1,20 @@
-// One app of bench/apps.ts, served on 127.0.0.1:$PORT in a process of its own (started by
-// bench/process.ts with bench/probe.ts loaded), so that it shares no event loop with autocannon.
+// One app of bench/apps.ts, or the apps of one engine and route count of bench/route-count-apps.ts,
+// served on 127.0.0.1:$PORT in a process of its own (started by bench/process.ts with
+// bench/probe.ts loaded), so that it shares no event loop with autocannon.
 //   node --import tsx bench/server.ts fastify|express|hono
+//   node --import tsx bench/server.ts routes Express|Hono|Fastify <count>
 import { serve } from '@hono/node-server';
+import { createServer } from 'node:http';
 import { expressApp, fastifyApp, honoApp } from './apps.js';
+import { ENGINES, routeCountListener, type Engine } from './route-count-apps.js';
 
 const port = Number(process.env.PORT);
 const name = process.argv[2];
-if (name === 'express') {
+if (name === 'routes') {
+  const [engine, count] = [process.argv[3] as Engine, Number(process.argv[4])];
+  if (!ENGINES.includes(engine)) throw new Error(`engine: ${ENGINES.join(', ')}`);
+  createServer(await routeCountListener(engine, count)).listen(port, '127.0.0.1');
+} else if (name === 'express') {
   expressApp().listen(port, '127.0.0.1');
 } else if (name === 'hono') {
   serve({ fetch: honoApp().fetch, hostname: '127.0.0.1', port });
