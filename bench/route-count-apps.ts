@@ -106,6 +106,9 @@ export async function routeCountListener(engine: Engine, count: number): Promise
   };
 }
 
+/** vouch's two shapes, as the labels name them. */
+export const SHAPES = ['app-wide', 'per route'] as const;
+
 /** The request timed on each app of `engine` with `count` routes, the baseline first. */
 export function routeCountShots(engine: Engine, count: number): readonly [Shot, Shot, Shot] {
   const last = `r${count / 5 - 1}/7`;
@@ -117,10 +120,11 @@ export function routeCountShots(engine: Engine, count: number): readonly [Shot, 
     body: BODY,
     credential: app === 'noauth' ? undefined : 'authorization',
   });
+  const [appWide, perRoute] = SHAPES.map((shape) => `vouch on ${engine}, ${routes}, ${shape}`);
   return [
     shot('noauth', `${engine}, ${routes}, no auth`),
-    shot('app-wide', `vouch on ${engine}, ${routes}, app-wide`),
-    shot('per-route', `vouch on ${engine}, ${routes}, per route`),
+    shot('app-wide', appWide!),
+    shot('per-route', perRoute!),
   ];
 }
 
@@ -130,11 +134,16 @@ export function publicPath(app: 'app-wide' | 'per-route', count: number): string
 }
 
 /**
- * The targets: on each engine and in each shape, vouch's ratio to its baseline with 1,000 routes
- * at least 0.9× that with 10, compared round by round.
+ * The targets, each with its shape's route and the baseline at every count: on each engine, in
+ * each shape, vouch's ratio to its baseline with 1,000 routes at least 0.9× that with 10, compared
+ * round by round.
  */
-export const routeCountTargets = ENGINES.flatMap((engine) => {
-  const [, ...few] = routeCountShots(engine, COUNTS[0]);
-  const [, ...many] = routeCountShots(engine, COUNTS.at(-1)!);
-  return few.map((second, i) => ({ first: many[i]!, second, times: 0.9, paired: true }));
-});
+export const routeCountTargets = ENGINES.flatMap((engine) =>
+  SHAPES.map((shape, i) => {
+    const shotsAt = (count: number) => routeCountShots(engine, count);
+    const shots = COUNTS.map((count) => shotsAt(count)[i + 1]!);
+    const baselines = COUNTS.map((count) => shotsAt(count)[0]);
+    const [first, second] = [shots.at(-1)!, shots[0]!];
+    return { engine, shape, shots, baselines, first, second, times: 0.9, paired: true };
+  }),
+);

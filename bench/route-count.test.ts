@@ -6,13 +6,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fire, verify } from './load.js';
+import { summarise, type Run } from './report.js';
 import {
   COUNTS,
   ENGINES,
   publicPath,
   routeCountListener,
   routeCountShots,
+  routeCountTargets,
 } from './route-count-apps.js';
+import { routeCountTable } from './route-count-table.js';
 
 const settings = { connections: 4, pipelining: 1 };
 
@@ -61,3 +64,38 @@ for (const engine of ENGINES) {
     }
   });
 }
+
+describe('the table of npm run bench:routes', () => {
+  it('gives each count over its own baseline, 1,000 over 10 routes, and the µs vouch added', () => {
+    const target = routeCountTargets[0]!;
+    const runs: Run[] = [];
+    const add = (label: string, baseline: string, round: number, rate: number, micros: number) => {
+      const sequence = runs.length;
+      const figures = { requestsPerSecond: rate, serverMicrosPerRequest: micros };
+      runs.push({ round, sequence, label, baseline, ...figures, latencyP99: 1, clientCpuShare: 0 });
+    };
+    // vouch: 0.9× its baseline with 10 and 100 routes, 0.45× and 120 µs more with 1,000, where the
+    // baseline itself serves half as many: 0.5× over 10 routes, each over its own (not 0.25×).
+    for (const round of [1, 2, 3]) {
+      for (const [i, { label }] of target.baselines.entries()) {
+        add(label, label, round, i === 2 ? 500 : 1000, 100);
+        add(target.shots[i]!.label, label, round, i === 2 ? 225 : 900, i === 2 ? 220 : 110);
+      }
+    }
+    for (const [i, { label }] of target.baselines.entries()) {
+      add(label, label, 3, i === 2 ? 500 : 1000, 100);
+    }
+    const labels = [...target.shots, ...target.baselines].map((shot) => shot.label);
+    const row = routeCountTable(summarise(labels, runs), runs, [target]).split('\n')[2];
+    const cells = row?.split('|').map((cell) => cell.trim());
+    assert.deepEqual(cells?.slice(1, -1), [
+      'Express, app-wide',
+      '0.90× (0.90–0.90)',
+      '0.90× (0.90–0.90)',
+      '0.45× (0.45–0.45)',
+      '0.50× (0.50–0.50)',
+      'NO',
+      '+110.0',
+    ]);
+  });
+});

@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { rounds, verify, type Group } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import { startServer, type ServerProcess } from './process.js';
-import { summarise, table, targetTable } from './report.js';
-import { COUNTS, ENGINES, routeCountShots, routeCountTargets } from './route-count-apps.js';
+import { summarise, table } from './report.js';
+import { COUNTS, ENGINES, routeCountShots } from './route-count-apps.js';
+import { routeCountTable } from './route-count-table.js';
 
 const PACKAGES = ['express', 'hono', '@hono/node-server', 'fastify', 'autocannon'];
 
@@ -36,7 +37,7 @@ try {
     groups.flatMap((group) => group.shots.map((shot) => shot.label)),
     runs,
   );
-  console.log(`\n${table(summaries)}\n\n${targetTable(runs, routeCountTargets)}\n`);
+  console.log(`\n${table(summaries)}\n\n${routeCountTable(summaries, runs)}\n`);
   save('route-count', started, { settings: load, summaries, runs });
 } finally {
   for (const server of servers) await server.close();
