@@ -1,6 +1,7 @@
 // Proves that what `npm run bench:routes` times is what it claims: on every engine and route
 // count, the last route of each app answers as timed, refuses without the Bearer token where vouch
-// guards it, keeps answering under a short load, and the public routes of the vouch apps stay open.
+// guards it, keeps answering under a short load, and the public routes of the vouch apps stay open;
+// and the arithmetic of its table on known runs.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
