@@ -103,8 +103,12 @@ test("a sub-app with its own onError: the route's requireAuth still decides", as
   const sub = new Hono();
   sub.onError(vouchErrorHandler());
   sub.get('/open', requireAuth(null), (c) => c.text('open'));
+  // Wrapped with the sub-app's onError, a handler keeps its own number of parameters.
+  sub.all('/answers', (c) => c.text('answered'));
   app.route('/sub', sub);
+  app.get('/sub/answers', requireAuth(null), (c) => c.text('never reached'));
   assert.equal((await app.request('/sub/open')).status, 200);
+  assert.equal((await app.request('/sub/answers')).status, 401);
 });
 
 test("vouchErrorHandler: Hono's HTTPException keeps its answer; others are logged 500s", async (t) => {

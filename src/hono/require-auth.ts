@@ -7,6 +7,7 @@ import { CsrfError, type VouchError } from '../core/errors.js';
 import { checkWinner } from '../internal/check-winner.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
+import { decide, PASS, STOP, type Step } from '../internal/precedence.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
 import { requestView } from './request-view.js';
 import { sendVouchError } from './send-vouch-error.js';
@@ -20,8 +21,9 @@ export interface AuthEnv<TSpec> {
 }
 
 const declarations = new WeakMap<object, Declaration>();
-// Requests whose authentication is decided: the other requireAuth of the chain step aside.
-const decided = new WeakSet<Context>();
+// Of a request's matched handlers, the index of the last requireAuth its decision covers: those
+// up to it step aside.
+const coveredUntil = new WeakMap<Context, number>();
 const challenges = new WeakMap<Context, readonly string[]>();
 
 // The requirement that authenticated each request, for authOf.
@@ -46,12 +48,14 @@ export function authOf<const TSpec extends AuthSpec>(c: Context, auth: TSpec): A
 
 /**
  * Middleware requiring `auth` (an authenticator, a function, `allOf(...)`, a list tried in order,
- * or `null` to disable) on a route, a sub-app or the whole app. The most specific wins: of the
- * `requireAuth` middlewares Hono matched for a request, the last (the route's, then the sub-app's,
- * then the app's) decides, unless a handler registered for a method comes before it (that
- * handler may answer, so it keeps the earlier declaration: fail closed). Authentication runs
- * once, where the first of them stands. The winner's value is `c.get('auth')`; refusals answer
- * 401, 400, 403 or 503 here, and what a hook throws goes to `app.onError` (see
+ * or `null` to disable) on a route, a sub-app or the whole app. The most specific wins: from
+ * where the first `requireAuth` Hono matched for a request stands, vouch passes over middleware
+ * of `use()` or `all()` that takes `next`, and takes the last `requireAuth` before a handler
+ * that may answer (one registered for a method, or one without `next`): the route's, then the
+ * sub-app's, then the app's. Authentication runs there, once, so the middleware passed over
+ * sees the result; a `requireAuth` beyond that point decides again, so a declaration never
+ * covers a handler that runs before it (fail closed). The winner's value is `c.get('auth')`;
+ * refusals answer 401, 400, 403 or 503 here, and what a hook throws goes to `app.onError` (see
  * `vouchErrorHandler`); without one, Hono's own handler still answers vouch's errors as
  * `vouchErrorHandler` would.
  *
@@ -64,12 +68,17 @@ export function requireAuth<const TSpec extends AuthSpec>(
 ): MiddlewareHandler<AuthEnv<TSpec>> {
   const declaration = declare(auth, options);
   const middleware: MiddlewareHandler = async function vouchRequireAuth(c, next) {
-    if (decided.has(c)) {
+    const index = c.req.routeIndex;
+    if (index <= (coveredUntil.get(c) ?? -1)) {
       await next();
       return;
     }
-    decided.add(c);
-    const deciding = lastBeforeHandler(matchedRoutes(c), c.req.routeIndex + 1);
+    const routes = matchedRoutes(c);
+    const here = routes[index];
+    const decision =
+      here && handlerOf(here) === middleware ? decide(stepsOf(routes, index)) : undefined;
+    coveredUntil.set(c, decision?.deciding ?? index);
+    const deciding = decision && declarationOf(routes[decision.deciding] as RouterRoute);
     return run(deciding ?? declaration, c, next);
   };
   declarations.set(middleware, declaration);
@@ -77,37 +86,37 @@ export function requireAuth<const TSpec extends AuthSpec>(
 }
 
 /**
- * The declaration deciding a request whose matched routes are `routes`: where the first
- * requireAuth middleware stands, the last of those that follow it before any handler registered
- * for a method (`get`, `post`, …), which may answer; itself when none follows. The search ends
- * there, so a later, weaker declaration never covers an earlier handler. `undefined` without any,
- * or when such a handler comes first: it answers with no declaration in force.
+ * The declaration deciding a request whose matched routes are `routes`, found from the first
+ * requireAuth among them; `undefined` without one, or where a handler that may answer comes
+ * first.
  */
 export function decidingDeclaration(routes: readonly RouterRoute[]): Declaration | undefined {
-  const first = routes.findIndex(
-    (route) => declarationOf(route) !== undefined || route.method !== 'ALL',
-  );
-  const declaration = first === -1 ? undefined : declarationOf(routes[first] as RouterRoute);
-  return declaration && (lastBeforeHandler(routes, first + 1) ?? declaration);
+  const decision = decide(stepsOf(routes, 0));
+  return decision && declarationOf(routes[decision.deciding] as RouterRoute);
 }
 
-/** Of the requireAuth middlewares among `routes` from `from` on, the last before a handler. */
-function lastBeforeHandler(routes: readonly RouterRoute[], from: number): Declaration | undefined {
-  let found: Declaration | undefined;
-  for (let i = from; i < routes.length; i++) {
-    const route = routes[i] as RouterRoute;
-    const declaration = declarationOf(route);
-    if (declaration !== undefined) found = declaration;
-    // 'ALL': registered by use() (or all()); anything else is a route's own handler.
-    else if (route.method !== 'ALL') break;
+/**
+ * What each of `routes` from `from` on is to the search for the deciding declaration, as its
+ * index: a requireAuth declares; a handler of `use()` or `all()` (method `ALL`) that takes
+ * `next` hands on; a handler for a method, or one without `next`, may answer.
+ */
+function* stepsOf(routes: readonly RouterRoute[], from: number): Generator<Step<number>> {
+  for (let index = from; index < routes.length; index++) {
+    const route = routes[index] as RouterRoute;
+    const handler = handlerOf(route);
+    if (declarations.has(handler)) yield index;
+    else yield route.method === 'ALL' && handler.length >= 2 ? PASS : STOP;
   }
-  return found;
 }
 
 function declarationOf(route: RouterRoute): Declaration | undefined {
-  const handler = route.handler as object & { __COMPOSED_HANDLER?: object };
-  // A sub-app with its own onError has its handlers wrapped; Hono keeps the original here.
-  return declarations.get(handler) ?? declarations.get(handler.__COMPOSED_HANDLER ?? handler);
+  return declarations.get(handlerOf(route));
+}
+
+/** The handler as registered: a sub-app with its own onError wraps it, and Hono keeps it there. */
+function handlerOf(route: RouterRoute): (...args: never[]) => unknown {
+  const handler = route.handler as RouterRoute['handler'] & { __COMPOSED_HANDLER?: unknown };
+  return (handler.__COMPOSED_HANDLER ?? handler) as (...args: never[]) => unknown;
 }
 
 async function run(
