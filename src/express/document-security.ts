@@ -1,7 +1,8 @@
 import { operationAuth } from '../internal/declaration.js';
 import { fillDocument, type Filled } from '../openapi/document-security.js';
-import { deciding, isRequireAuth } from './require-auth.js';
-import { handlersFor, type RouterLike } from './routing.js';
+import { decide, STOP } from '../internal/precedence.js';
+import { declarationOf, stepOf } from './require-auth.js';
+import { handlersFor, type Handle, type RouterLike } from './routing.js';
 
 /** What vouch needs of an Express app: its router. */
 export interface RoutedApp {
@@ -26,22 +27,22 @@ export function documentSecurity<TDocument extends object>(
   document: TDocument,
 ): Filled<TDocument> {
   const router = app.router as RouterLike;
-  const answering = routeHandlers(router);
   return fillDocument(document, (method, path) => {
-    const handles = [...handlersFor(router, path, method)];
+    const steps = [...handlersFor(router, path, method, named)];
     // A route's handler before any requireAuth answers with no declaration in force.
-    const first = handles.findIndex((handle) => isRequireAuth(handle) || answering.has(handle));
-    if (first === -1 || !isRequireAuth(handles[first])) return undefined;
-    const found = deciding(handles.slice(first), 0);
-    return found === undefined ? undefined : operationAuth(found.declaration);
+    const first = steps.findIndex(
+      (step) => step !== STOP && (step.route || declarationOf(step.handle) !== undefined),
+    );
+    const opening = steps[first];
+    if (opening === undefined || opening === STOP || opening.route) return undefined;
+    const found = decide(steps.slice(first).map((step) => (step === STOP ? STOP : step.step)));
+    const declaration = found && declarationOf(found.deciding);
+    return declaration && operationAuth(declaration);
   });
 }
 
-/** The handlers of every route in `router` and the Routers under it. */
-function routeHandlers(router: RouterLike, into = new Set<unknown>()): Set<unknown> {
-  for (const layer of router.stack) {
-    if (layer.route !== undefined) for (const inner of layer.route.stack) into.add(inner.handle);
-    else if (Array.isArray(layer.handle.stack)) routeHandlers(layer.handle as RouterLike, into);
-  }
-  return into;
+/** A function the walk meets: what it is to the search, and whether it is a route's handler. */
+function named(handle: Handle, inRoute: boolean) {
+  const step = stepOf(handle, inRoute);
+  return { handle, step, route: inRoute && declarationOf(handle) === undefined };
 }

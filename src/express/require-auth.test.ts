@@ -139,9 +139,13 @@ test('fail closed: a declaration never covers what may answer before it', async 
   sub.get('/open', requireAuth(null), answer);
   sub.get('/basic', requireAuth(basic), answer);
   app.use('/sub', sub);
+  app.use('/answers', (req, res) => {
+    res.json({ auth: req.auth ?? null });
+  }); // cannot call next(): it answers, the search stops here
+  app.get('/answers/x', requireAuth(null), answer);
   app.use((_req, _res, next) => {
     next();
-  }); // other middleware: the search stops here
+  }); // takes next(): the search passes over it
   app.get('/late', requireAuth(null), answer);
   app.get('/both', requireAuth(basic), answer);
   const get = await serve(app);
@@ -152,16 +156,72 @@ test('fail closed: a declaration never covers what may answer before it', async 
     '/user/%E0%A4%A',
     '/wrapped',
     '/sub/open',
-    '/late',
+    '/answers/x',
   ]) {
     assert.equal((await get({ path })).status, 401, path);
   }
+  // Where vouch cannot read the path as `router` does, each declaration decides for itself.
   assert.equal((await get({ path: 'http://127.0.0.1/late' })).status, 401);
   assert.deepEqual((await get({ path: '/skip', headers: BEARER })).body, { auth: 'ann' });
   assert.deepEqual((await get({ path: '/sub/open', headers: BEARER })).body, { auth: 'ann' });
-  // A declaration behind other middleware decides again: both must pass.
+  assert.deepEqual((await get({ path: '/answers/x', headers: BEARER })).body, { auth: 'ann' });
+  // Past middleware that hands on, the route's declaration replaces the app's.
+  assert.deepEqual((await get({ path: '/late' })).body, { auth: null });
+  assert.deepEqual((await get({ path: '/both', headers: BASIC })).body, { auth: 'bob' });
   assert.equal((await get({ path: '/both', headers: BEARER })).status, 401);
+  // A mounted app is not seen into: its declarations decide again, both must pass.
   assert.equal((await get({ path: '/sub/basic', headers: BEARER })).status, 401);
+  assert.equal((await get({ path: '/sub/basic', headers: BASIC })).status, 401);
+});
+
+test('a declaration added after requests were served decides', async () => {
+  const app = express();
+  app.use(requireAuth(bearer));
+  const late = app.route('/late').post(answer);
+  const router = express.Router();
+  app.use('/more', router);
+  const get = await serve(app);
+  assert.equal((await get({ path: '/late' })).status, 401);
+  assert.equal((await get({ path: '/more/open' })).status, 401);
+  late.get(requireAuth(null), answer);
+  router.get('/open', requireAuth(null), answer);
+  assert.deepEqual((await get({ path: '/late' })).body, { auth: null });
+  assert.deepEqual((await get({ path: '/more/open' })).body, { auth: null });
+});
+
+test('what a decision foresaw past middleware that rewrote the request decides nothing', async () => {
+  const app = express();
+  app.use(requireAuth(bearer));
+  app.use((req, _res, next) => {
+    if (req.url === '/old') req.url = '/new';
+    const method = req.get('x-method');
+    if (method !== undefined) req.method = method;
+    next();
+  });
+  const strict = requireAuth(basic);
+  // Foreseen for GET /old: the null after `strict` decides. Express runs another route, where
+  // `strict` must decide for itself.
+  app.get('/old', strict, requireAuth(null), answer);
+  app.get('/new', strict, answer);
+  app.get('/method', strict, requireAuth(null), answer);
+  app.delete('/method', strict, answer);
+  const get = await serve(app);
+  assert.equal((await get({ path: '/old' })).status, 401);
+  assert.deepEqual((await get({ path: '/old', headers: BASIC })).body, { auth: 'bob' });
+  assert.equal((await get({ path: '/method', headers: { 'x-method': 'DELETE' } })).status, 401);
+});
+
+test('a route that handed on is not where its first requireAuth runs again', async () => {
+  const app = express();
+  const strict = requireAuth(basic);
+  app.get('/again', strict, requireAuth(null), (_req, _res, next) => {
+    next();
+  });
+  app.use(strict); // `req.route` still names the route above: this one decides here
+  app.get('/again', answer);
+  const get = await serve(app);
+  assert.equal((await get({ path: '/again' })).status, 401);
+  assert.deepEqual((await get({ path: '/again', headers: BASIC })).body, { auth: 'bob' });
 });
 
 test("authOf gives the winner's value, and throws when something else won", async () => {

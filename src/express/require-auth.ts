@@ -6,9 +6,19 @@ import { checkWinner } from '../internal/check-winner.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
+import { decide, PASS, STOP, type Decision, type Step } from '../internal/precedence.js';
 import { withHeaders } from '../internal/with-headers.js';
 import { requestView } from './request-view.js';
-import { handlersFor, OPAQUE, rootPath, type RouterLike } from './routing.js';
+import {
+  handlersFor,
+  holding,
+  rootPath,
+  routedAsSent,
+  routeHandlers,
+  type Handle,
+  type Route,
+  type RouterLike,
+} from './routing.js';
 import { sendVouchError } from './send-vouch-error.js';
 
 declare global {
@@ -27,10 +37,19 @@ export type { RequireAuthOptions } from '../internal/declaration.js';
 interface State {
   /** requireAuth middlewares run so far in the root app. */
   seen: number;
-  /** How many of the next ones a decision already covered: they step aside. */
-  remaining: number;
   /** A requireAuth ran inside a mounted app, where the root's stack no longer says what runs. */
   desynced: boolean;
+  /** The requireAuth the last decision covers, in the order they run: they step aside. */
+  covered: readonly unknown[];
+  /** How many of them ran. */
+  ran: number;
+  /**
+   * The method the decision foresaw them for, when other middleware stands between them and may
+   * have sent the request elsewhere; `undefined` when they follow one another in a route.
+   */
+  foreseenFor: string | undefined;
+  /** Routes whose first handler, a requireAuth, ran: `req.route` may still name them later. */
+  opened: Route[];
   challenges: readonly string[];
 }
 
@@ -67,12 +86,14 @@ function routeOf(req: Request): string {
  * Middleware requiring `auth` (an authenticator, a function, `allOf(...)`, a list tried in order,
  * or `null` to disable) on a route, a `Router` or the whole app. The most specific wins: where
  * the first `requireAuth` of a request runs, vouch reads from the routers' stacks what Express
- * will run next and takes the last `requireAuth` before anything else that may answer (a route's
- * handler, other middleware, a mounted app, a param callback): the route's, then the router's,
- * then the app's. A `requireAuth` beyond that point decides again, so a declaration never covers
- * a handler that runs before it (fail closed). The winner's value is `req.auth`; refusals answer
- * 401, 400, 403 or 503 here, and what a hook throws goes to `next(err)` (see `vouchErrorHandler`;
- * without it, Express's final handler answers vouch's errors with their status and headers).
+ * will run next, passes over middleware of `use()` that can hand on (it takes `next`), and takes
+ * the last `requireAuth` before anything that may answer or that vouch cannot see through (a
+ * route's handler, a function without `next`, a mounted app, a param callback): the route's,
+ * then the router's, then the app's. Authentication runs there, once, so the middleware passed
+ * over sees `req.auth`; a `requireAuth` beyond that point decides again, so a declaration never
+ * covers a handler that runs before it (fail closed). Refusals answer 401, 400, 403 or 503
+ * here, and what a hook throws goes to `next(err)` (see `vouchErrorHandler`; without it,
+ * Express's final handler answers vouch's errors with their status and headers).
  *
  * @example
  * app.get('/bearer', requireAuth(bearer), (req, res) => res.json({ token: req.auth }));
@@ -85,39 +106,107 @@ export function requireAuth<const TSpec extends AuthSpec>(
   const middleware: RequestHandler = function vouchRequireAuth(req, res, next) {
     let state = states.get(req);
     if (state === undefined) {
-      state = { seen: 0, remaining: 0, desynced: false, challenges: [] };
+      state = {
+        seen: 0,
+        desynced: false,
+        covered: [],
+        ran: 0,
+        foreseenFor: undefined,
+        opened: [],
+        challenges: [],
+      };
       states.set(req, state);
     }
     const ordinal = state.seen;
     if ((req.app as { parent?: unknown }).parent === undefined) state.seen++;
     else state.desynced = true;
-    if (state.remaining > 0) {
-      state.remaining--;
+    const route = openedRoute(req, middleware, state);
+    if (stepsAside(req, middleware, state)) {
       next();
       return undefined;
     }
-    const plan = state.desynced ? undefined : mostSpecific(req, ordinal, middleware);
-    state.remaining = (plan?.covered ?? 1) - 1;
-    return run(plan?.declaration ?? declaration, req, res, next, state);
+    // Where it opens the route, the route's handler ends the search: its stack says it all.
+    const inRoute = route && decideInRoute(route, req.method);
+    const decision = inRoute ?? mostSpecific(req, ordinal, middleware, state);
+    state.covered = decision?.covered ?? [];
+    state.ran = 1;
+    state.foreseenFor = inRoute === undefined ? req.method : undefined;
+    const deciding = decision && declarations.get(decision.deciding as object);
+    return run(deciding ?? declaration, req, res, next, state);
   };
   declarations.set(middleware, declaration);
   return middleware;
 }
 
+/** Whether the last decision covers `self`, running where it foresaw it: then it steps aside. */
+function stepsAside(req: Request, self: RequestHandler, state: State): boolean {
+  if (state.covered[state.ran] !== self) return false;
+  const { foreseenFor } = state;
+  if (foreseenFor !== undefined && (req.method !== foreseenFor || !routedAsSent(req))) {
+    return false;
+  }
+  state.ran++;
+  return true;
+}
+
 /**
- * The declaration deciding a request at the requireAuth running as the `ordinal`-th of the root
- * app: of the requireAuth middlewares Express runs from there on, the last before any other
- * handler, with how many they are. `undefined` where the stacks do not show this middleware there.
+ * The route Express is dispatching to `self` as its first handler. `req.route` names the route
+ * dispatched last, which may have handed on: so only the first time that route opens with
+ * `self` in this request.
+ */
+function openedRoute(req: Request, self: RequestHandler, state: State): Route | undefined {
+  const route = req.route as Route | undefined;
+  if (route === undefined || routeHandlers(route, req.method).next().value !== self) {
+    return undefined;
+  }
+  if (state.opened.includes(route)) return undefined;
+  state.opened.push(route);
+  return route;
+}
+
+/** The decision where a route opens with requireAuth, unless no handler of it ends the search. */
+function decideInRoute(route: Route, method: string): Decision<unknown> | undefined {
+  const steps: Step<unknown>[] = [];
+  for (const handle of routeHandlers(route, method)) {
+    steps.push(stepOf(handle, true));
+    if (steps.at(-1) === STOP) return decide(steps);
+  }
+  return undefined;
+}
+
+/**
+ * The decision at the requireAuth running as the `ordinal`-th of the root app, read from the
+ * app's stacks: `undefined` where they do not show this middleware there, or where middleware
+ * rewrote the request's target.
  */
 function mostSpecific(
   req: Request,
   ordinal: number,
   self: RequestHandler,
-): { declaration: Declaration; covered: number } | undefined {
+  state: State,
+): Decision<unknown> | undefined {
   const path = rootPath(req.originalUrl);
-  if (path === undefined) return undefined;
+  if (path === undefined || state.desynced || !routedAsSent(req)) return undefined;
   const router = (req.app as unknown as { router: RouterLike }).router;
-  return deciding(handlersFor(router, path, req.method), ordinal, self);
+  return decide(from(handlersFor(router, path, req.method, stepOf, mayDeclare), ordinal, self));
+}
+
+/** `steps` from the `ordinal`-th declaration on, if that is `self`; else none. */
+function* from(
+  steps: Iterable<Step<unknown>>,
+  ordinal: number,
+  self: RequestHandler,
+): Generator<Step<unknown>, void, undefined> {
+  let index = 0;
+  let found = false;
+  for (const step of steps) {
+    if (!found) {
+      if (step === PASS || step === STOP || index++ < ordinal) continue;
+      if (step !== self) return;
+      found = true;
+    }
+    yield step;
+  }
 }
 
 /** Whether `handle` is a {@link requireAuth} middleware. */
@@ -125,31 +214,24 @@ export function isRequireAuth(handle: unknown): boolean {
   return typeof handle === 'function' && declarations.has(handle);
 }
 
-/**
- * Of `handles` (what Express runs for a request, in order), the requireAuth declaration deciding
- * at the `ordinal`-th requireAuth: the last of the requireAuth middlewares from there on before
- * any other handler, with how many they are. `undefined` without one, or where the `ordinal`-th
- * is not `self` when `self` is given.
- */
-export function deciding(
-  handles: Iterable<unknown>,
-  ordinal: number,
-  self?: RequestHandler,
-): { declaration: Declaration; covered: number } | undefined {
-  let index = 0;
-  let found: Declaration | undefined;
-  let covered = 0;
-  for (const handle of handles) {
-    const declaration = handle === OPAQUE ? undefined : declarations.get(handle as object);
-    if (found === undefined) {
-      if (declaration === undefined || index++ < ordinal) continue;
-      if (self !== undefined && handle !== self) return undefined;
-    } else if (declaration === undefined) break;
-    found = declaration;
-    covered++;
-  }
-  return found === undefined ? undefined : { declaration: found, covered };
+/** The declaration of a {@link requireAuth} middleware. */
+export function declarationOf(handle: unknown): Declaration | undefined {
+  return typeof handle === 'function' ? declarations.get(handle) : undefined;
 }
+
+/**
+ * What a function Express runs is to the search for the deciding declaration: a requireAuth
+ * declares; middleware of `use()` that takes `next` hands on; a route's handler, a function
+ * without `next` and an app vouch cannot see into may answer.
+ */
+export function stepOf(handle: Handle, inRoute: boolean): Step<Handle> {
+  if (declarations.has(handle)) return handle;
+  const app = handle.name === 'mounted_app' || ('handle' in handle && 'set' in handle);
+  return !inRoute && handle.length >= 3 && !app ? PASS : STOP;
+}
+
+/** Which layers of a stack hold a requireAuth, in their route or the routers under them. */
+const mayDeclare = holding(isRequireAuth);
 
 async function run(
   declaration: Declaration,

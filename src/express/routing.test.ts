@@ -13,7 +13,8 @@ import express, {
 import fc from 'fast-check';
 import { HttpBearer } from '../index.js';
 import { requireAuth } from './require-auth.js';
-import { handlersFor, OPAQUE, rootPath, type RouterLike } from './routing.js';
+import { STOP } from '../internal/precedence.js';
+import { handlersFor, holding, rootPath, type Holding, type RouterLike } from './routing.js';
 
 // handlersFor predicts what Express runs by reading `router`'s internals; these tests hold that
 // reading against what Express really does, over a real socket.
@@ -62,13 +63,19 @@ function finish(probe: Probe): void {
   probe.app.use(end);
 }
 
-/** What handlersFor yields for the request, as ids (`OPAQUE` as such, a stranger as `?`). */
-function predicted({ app, ids }: Probe, method: string, target: string): string[] {
+/** What handlersFor yields for the request, as ids (`STOP` as `OPAQUE`, a stranger as `?`). */
+function predicted(
+  { app, ids }: Probe,
+  method: string,
+  target: string,
+  mayDeclare?: Holding,
+): string[] {
   const path = rootPath(target);
   assert.ok(path !== undefined, target);
-  return [...handlersFor(app.router as unknown as RouterLike, path, method)].map((handle) =>
-    handle === OPAQUE ? 'OPAQUE' : (ids.get(handle) ?? '?'),
-  );
+  const router = app.router as unknown as RouterLike;
+  const name = (handle: unknown) => ids.get(handle) ?? '?';
+  const walk = handlersFor(router, path, method, name, mayDeclare);
+  return [...walk].map((id) => (id === STOP ? 'OPAQUE' : id));
 }
 
 /** Starts `probe`'s app; sending a request answers what ran for it. */
@@ -350,6 +357,48 @@ describe('handlersFor against Express', () => {
       ),
       { numRuns: 200, includeErrorInReport: true },
     );
+  });
+});
+
+describe('handlersFor, matching only up to the last layer that may declare', () => {
+  it('yields what the whole walk yields, up to its last declaration at least', () => {
+    fc.assert(
+      fc.property(
+        appSpec.chain((spec) =>
+          fc.tuple(fc.constant(spec), method, target(spec), fc.func(fc.boolean())),
+        ),
+        ([spec, verb, path, declares]) => {
+          const built = build(spec);
+          const declaring = (id: string) => id !== 'OPAQUE' && declares(id);
+          const mayDeclare = holding((handle) => declaring(built.ids.get(handle) ?? '?'));
+          const whole = predicted(built, verb, path);
+          const lazy = predicted(built, verb, path, mayDeclare);
+          const message = `${verb} ${path}\n${source(spec)}\ndeclaring: ${whole.filter(declaring).join()}`;
+          assert.deepEqual(lazy, whole.slice(0, lazy.length), message);
+          assert.deepEqual(whole.slice(lazy.length).filter(declaring), [], message);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('sees what is added to the stacks after it read them', () => {
+    const built = probe();
+    const { app } = built;
+    app.use(handler(built, 'A'));
+    const route = app.route('/x').all(handler(built, 'h'));
+    const inner = express.Router();
+    app.use(inner);
+    const declaring = new Set(['A', 'B', 'C', 'D']);
+    const mayDeclare = holding((handle) => declaring.has(built.ids.get(handle) ?? ''));
+    const walk = () => predicted(built, 'GET', '/x', mayDeclare);
+    assert.deepEqual(walk(), ['A']);
+    route.all(handler(built, 'B'));
+    assert.deepEqual(walk(), ['A', 'h', 'B']);
+    inner.use(handler(built, 'C'));
+    assert.deepEqual(walk(), ['A', 'h', 'B', 'C']);
+    app.use(handler(built, 'D'));
+    assert.deepEqual(walk(), ['A', 'h', 'B', 'C', 'D']);
   });
 });
 

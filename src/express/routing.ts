@@ -1,14 +1,19 @@
 // What Express will run for a request, read from its routers' stacks the way `router` walks them.
+import { STOP } from '../internal/precedence.js';
+
+/** A function a `router` stack holds. */
+export type Handle = ((...args: never[]) => unknown) & { readonly stack?: unknown };
 
 /** A layer of a `router` stack, as far as vouch reads it. */
-interface Layer {
-  readonly handle: ((...args: never[]) => unknown) & { readonly stack?: unknown };
+export interface Layer {
+  readonly handle: Handle;
   readonly route?: Route;
   readonly method?: string;
   match(path: string): { readonly path: string; readonly params: object } | false;
 }
 
-interface Route {
+/** A route: the handlers `app.get(path, …)` and its kin declare for one path. */
+export interface Route {
   readonly stack: readonly Layer[];
   readonly methods: Readonly<Record<string, boolean | undefined>>;
   _handlesMethod(method: string): boolean;
@@ -20,71 +25,192 @@ export interface RouterLike {
   readonly params?: Readonly<Record<string, readonly unknown[] | undefined>>;
 }
 
-/** Stands for code that may answer before what follows it runs (a handler, a param callback). */
-export const OPAQUE = Symbol('opaque');
+/** What a walk names each function it meets: `inRoute` for a route's handler, else `use()`'s. */
+export type Naming<T> = (handle: Handle, inRoute: boolean) => T;
 
 /**
- * The handlers `router` calls for a request, in order, while each calls `next()`: middleware of
- * `use()`, then, inside a `Router`, its own, and a route's handlers for the method. Error
- * middleware is skipped, as `router` skips it. What vouch cannot see through (a param callback,
- * a layer whose matching throws, a `Router`'s own answer to OPTIONS) is yielded as
- * {@link OPAQUE}; a mounted app as the one handler Express mounts it with. Returns whether
- * `router` went on with an error, after which no handler runs.
+ * What `router` calls for a request, in order, while each calls `next()`, each function as
+ * `name` calls it: middleware of `use()`, then, inside a `Router`, its own, and a route's
+ * handlers for the method. Error middleware is skipped, as `router` skips it. What vouch cannot
+ * see through (a param callback, a layer whose matching throws, a `Router`'s own answer to
+ * OPTIONS) is {@link STOP}; a mounted app is the one function Express mounts it with. Returns
+ * whether `router` went on with an error, after which nothing runs.
+ *
+ * Given `mayDeclare` (see {@link holding}), a layer it says holds no declaration is matched only
+ * once a later layer that may hold one runs: what follows the last of those cannot change which
+ * declaration decides, so it is left out, unmatched (an OPTIONS request is still walked whole).
  */
-export function* handlersFor(
+export function handlersFor<T>(
   router: RouterLike,
   path: string,
   method: string,
-): Generator<unknown, boolean, undefined> {
+  name: Naming<T>,
+  mayDeclare?: Holding,
+): Generator<T | typeof STOP, boolean, undefined> {
+  const lazy = method === 'OPTIONS' ? undefined : mayDeclare;
+  return walk({ method, name, mayDeclare: lazy, postponed: [] }, router, path);
+}
+
+interface Walk<T> {
+  readonly method: string;
+  readonly name: Naming<T>;
+  readonly mayDeclare: Holding | undefined;
+  /** Layers left unmatched so far, in the order `router` would reach them. */
+  readonly postponed: { router: RouterLike; path: string; from: number; to: number }[];
+}
+
+function* walk<T>(
+  context: Walk<T>,
+  router: RouterLike,
+  path: string,
+  from = 0,
+  to = router.stack.length,
+): Generator<T | typeof STOP, boolean, undefined> {
+  const { method, postponed } = context;
   // A route for the path that lacks OPTIONS makes `router` answer it once its stack is done.
   let allows = false;
-  for (const layer of router.stack) {
-    let match: ReturnType<Layer['match']>;
+  let unmatched: number | undefined;
+  const holds = context.mayDeclare?.(router.stack);
+  for (let index = from; index < to; index++) {
+    const layer = router.stack[index] as Layer;
+    if (holds?.[index] === false) {
+      unmatched ??= index;
+      continue;
+    }
+    let match: ReturnType<Layer['match']> | undefined;
     try {
       match = layer.match(path);
     } catch {
       // `router` goes on with the error: no other handler runs, in this router or above.
-      yield OPAQUE;
-      return true;
+      match = undefined;
     }
     if (match === false) continue;
-    const { route, handle } = layer;
-    if (route !== undefined && !route._handlesMethod(method)) {
+    const { route } = layer;
+    if (match !== undefined && route !== undefined && !route._handlesMethod(method)) {
       allows ||= method === 'OPTIONS' && Object.keys(route.methods).length > 0;
       if (method !== 'HEAD') continue;
     }
-    // `router.param` callbacks run before the layer, and may answer.
-    if (Object.keys(match.params).some((key) => (router.params?.[key]?.length ?? 0) > 0)) {
-      yield OPAQUE;
+    // This layer runs: what was left unmatched before it may run first.
+    if (unmatched !== undefined) postponed.push({ router, path, from: unmatched, to: index });
+    unmatched = undefined;
+    if (postponed.length > 0 && (yield* catchUp(context))) return true;
+    if (match === undefined) {
+      yield STOP;
+      return true;
     }
-    if (route !== undefined) {
-      let name = method.toLowerCase();
-      if (name === 'head' && route.methods.head !== true) name = 'get';
-      for (const inner of route.stack) {
-        if ((inner.method === undefined || inner.method === name) && inner.handle.length <= 3) {
-          yield inner.handle;
-        }
+    if (yield* layerRuns(context, router, layer, match, path)) return true;
+  }
+  if (unmatched !== undefined) postponed.push({ router, path, from: unmatched, to });
+  if (allows) yield STOP;
+  return false;
+}
+
+/** Walks, in order and whole, the layers left unmatched until now. */
+function* catchUp<T>(context: Walk<T>): Generator<T | typeof STOP, boolean, undefined> {
+  const whole: Walk<T> = { ...context, mayDeclare: undefined, postponed: [] };
+  for (const { router, path, from, to } of context.postponed.splice(0)) {
+    if (yield* walk(whole, router, path, from, to)) return true;
+  }
+  return false;
+}
+
+/** What a layer that matched runs. */
+function* layerRuns<T>(
+  context: Walk<T>,
+  router: RouterLike,
+  layer: Layer,
+  match: Exclude<ReturnType<Layer['match']>, false>,
+  path: string,
+): Generator<T | typeof STOP, boolean, undefined> {
+  // `router.param` callbacks run before the layer, and may answer.
+  if (Object.keys(match.params).some((key) => (router.params?.[key]?.length ?? 0) > 0)) {
+    yield STOP;
+  }
+  const { route, handle } = layer;
+  if (route !== undefined) {
+    for (const inner of routeHandlers(route, context.method)) yield context.name(inner, true);
+    return false;
+  }
+  // `router` runs a `use()` layer only where its match starts the path (a regular expression
+  // may match further on) and the path breaks after it.
+  const rest = path.slice(match.path.length);
+  if (handle.length > 3 || !path.startsWith(match.path) || (rest !== '' && !rest.startsWith('/'))) {
+    return false;
+  }
+  if (Array.isArray(handle.stack)) {
+    return yield* walk(context, handle as RouterLike, rest === '' ? '/' : rest);
+  }
+  yield context.name(handle, false);
+  return false;
+}
+
+/** Of each layer of a stack, whether it holds a function looked for, in its route or below. */
+export type Holding = (stack: readonly Layer[]) => readonly boolean[];
+
+/** What {@link holding} knows of a stack, with what it read it from. */
+interface Summary {
+  readonly layers: readonly Layer[];
+  /** Each route's stack of handlers, and its length then; for a layer of `use()`, none and -1. */
+  readonly routes: readonly (readonly Layer[] | undefined)[];
+  readonly sizes: readonly number[];
+  readonly holds: readonly boolean[];
+  readonly any: boolean;
+}
+
+/**
+ * Which layers of a stack hold a function `holds` picks out, in their route or in the routers
+ * under them, read once and then checked on every use against the stacks: while each keeps
+ * its layers and its length, nothing was added. `router` only ever appends to them (a route, a
+ * handler of a route, a layer of a router), so what is added later is always seen.
+ */
+export function holding(holds: (handle: Handle) => boolean): Holding {
+  const known = new WeakMap<readonly Layer[], Summary>();
+  const summaryOf = (stack: readonly Layer[]): Summary => {
+    const summary = known.get(stack);
+    if (summary !== undefined && unchanged(summary, stack)) return summary;
+    const layers = [...stack];
+    const flags = layers.map(({ route, handle }) =>
+      route === undefined
+        ? holds(handle) || (Array.isArray(handle.stack) && summaryOf(handle.stack as Layer[]).any)
+        : route.stack.some((inner) => holds(inner.handle)),
+    );
+    const read: Summary = {
+      layers,
+      routes: layers.map(({ route }) => route?.stack),
+      sizes: layers.map(({ route }) => route?.stack.length ?? -1),
+      holds: flags,
+      any: flags.includes(true),
+    };
+    known.set(stack, read);
+    return read;
+  };
+  // Run on every request: reads as little as it can (a route's stack, not through its layer).
+  const unchanged = ({ layers, routes, sizes, holds: flags }: Summary, stack: readonly Layer[]) => {
+    if (stack.length !== layers.length) return false;
+    for (let index = 0; index < stack.length; index++) {
+      const layer = stack[index] as Layer;
+      if (layer !== layers[index]) return false;
+      const route = routes[index];
+      if (route !== undefined) {
+        if (route.length !== sizes[index]) return false;
+      } else if (Array.isArray(layer.handle.stack)) {
+        if (summaryOf(layer.handle.stack as Layer[]).any !== flags[index]) return false;
       }
-      continue;
     }
-    // `router` runs a `use()` layer only where its match starts the path (a regular expression
-    // may match further on) and the path breaks after it.
-    const rest = path.slice(match.path.length);
-    if (
-      handle.length > 3 ||
-      !path.startsWith(match.path) ||
-      (rest !== '' && !rest.startsWith('/'))
-    ) {
-      continue;
-    }
-    if (Array.isArray(handle.stack)) {
-      if (yield* handlersFor(handle as RouterLike, rest === '' ? '/' : rest, method)) return true;
-    } else {
-      yield handle;
+    return true;
+  };
+  return (stack) => summaryOf(stack).holds;
+}
+
+/** The handlers `route` calls for `method`, in order, while each calls `next()`. */
+export function* routeHandlers(route: Route, method: string): Generator<Handle, void, undefined> {
+  let name = method.toLowerCase();
+  if (name === 'head' && route.methods.head !== true) name = 'get';
+  for (const inner of route.stack) {
+    if ((inner.method === undefined || inner.method === name) && inner.handle.length <= 3) {
+      yield inner.handle;
     }
   }
-  if (allows) yield OPAQUE;
-  return false;
 }
 
 /**
@@ -96,4 +222,20 @@ export function rootPath(originalUrl: string): string | undefined {
   const end = originalUrl.indexOf('?');
   const path = end === -1 ? originalUrl : originalUrl.slice(0, end);
   return path.startsWith('/') && !/[\t\n\f\r #\u00a0\ufeff]/.test(path) ? path : undefined;
+}
+
+/**
+ * Whether `router` routes the request by the target it arrived with, which is what
+ * {@link rootPath} reads: no middleware rewrote `req.url`. `router` moves a mount path from
+ * `req.url` to `req.baseUrl`, adding a `/` where none is left.
+ */
+export function routedAsSent(req: {
+  readonly baseUrl: string;
+  readonly url: string;
+  readonly originalUrl: string;
+}): boolean {
+  const { baseUrl, url, originalUrl } = req;
+  return (
+    baseUrl + url === originalUrl || (url.startsWith('/') && baseUrl + url.slice(1) === originalUrl)
+  );
 }
