@@ -1,6 +1,6 @@
 // The contract as a table: each case is a request and what every adapter must answer.
 import { issueCsrfToken } from '../../src/csrf/index.js';
-import { BOB, csrf, SAM, type Method } from './declarations.js';
+import { BOB, csrf, SAM, type Method, type Shape } from './declarations.js';
 import type { ContractRequest } from './harness.js';
 
 /** What a case expects; fields left out are not compared. */
@@ -14,12 +14,16 @@ export interface Expected {
   readonly challenges?: readonly string[];
   readonly cacheControl?: string;
   readonly retryAfter?: string;
+  /** The `auth` the middleware after the app-wide declaration saw (`null` when none). */
+  readonly seen?: unknown;
 }
 
 export interface ContractCase {
   readonly name: string;
   readonly request: ContractRequest;
   readonly expected: Expected;
+  /** What the app must have for the case to run on an engine. */
+  readonly shape?: Shape;
 }
 
 const BEARER = 'Bearer realm="api"';
@@ -86,7 +90,7 @@ const insufficient = (scope: string) => ({
   challenges: [`Bearer realm="api", error="insufficient_scope", scope="${scope}"`],
 });
 
-const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
+const rows: readonly (readonly [string, ContractRequest, Expected, Shape?])[] = [
   // Each kind: accepted, absent, rejected.
   [
     'bearer accepted',
@@ -357,6 +361,69 @@ const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
     get('/events/basic', { 'X-API-Key': 'header-key' }),
     unauthorized([BASIC]),
   ],
+  // Middleware that hands on stands between the app's declaration and the others: the search
+  // passes over it, and it sees what the deciding declaration authenticated.
+  [
+    "middleware sees the app's auth",
+    get('/inherit', bearer('good-token')),
+    { status: 200, auth: ANN, seen: ANN },
+  ],
+  [
+    "past middleware, the operation's null replaces the app's",
+    get('/public'),
+    { status: 200, auth: null, seen: null, challenges: [] },
+  ],
+  [
+    "past middleware, the operation's auth decides before it",
+    get('/basic', basic('ann:sec:ret')),
+    { status: 200, auth: 'ann', seen: 'ann' },
+  ],
+  [
+    "past middleware, the group's auth decides before it",
+    get('/events/list', { 'X-API-Key': 'header-key' }),
+    { status: 200, auth: 'header-app', seen: 'header-app' },
+  ],
+  ['all(): the operation null on any method', post('/any', {}), { status: 200, auth: null }],
+  // Groups in groups.
+  [
+    "nested group auth replaces its group's",
+    get('/events/admin/list', { 'X-API-Key': 'header-key' }),
+    unauthorized([BASIC]),
+  ],
+  [
+    'nested group auth accepts',
+    get('/events/admin/list', basic('ann:sec:ret')),
+    { status: 200, auth: 'ann', seen: 'ann' },
+  ],
+  ['operation null inside a nested group', get('/events/admin/open'), { status: 200, auth: null }],
+  // What may answer before a public route keeps the app's declaration (fail closed).
+  ['a handler answering first', get('/shadowed'), unauthorized([BEARER]), 'answering handler'],
+  [
+    'a handler answering first, authenticated',
+    get('/shadowed', bearer('good-token')),
+    { status: 200, auth: ANN },
+    'answering handler',
+  ],
+  [
+    'a handler of all() answering first',
+    get('/shadowed-by-all'),
+    unauthorized([BEARER]),
+    'answering handler',
+  ],
+  [
+    "a handler handing on first: the route's auth is required as well",
+    get('/handed-on', bearer('good-token')),
+    unauthorized([BASIC]),
+    'answering handler',
+  ],
+  ['a param callback first', get('/param/7'), unauthorized([BEARER]), 'param callback'],
+  ['a mounted app', get('/mounted/open'), unauthorized([BEARER]), 'mounted app'],
+  [
+    'a mounted app, authenticated',
+    get('/mounted/open', bearer('good-token')),
+    { status: 200, auth: ANN },
+    'mounted app',
+  ],
   // Hostile inputs.
   [
     'repeated Authorization line',
@@ -504,8 +571,6 @@ const rows: readonly (readonly [string, ContractRequest, Expected])[] = [
   ],
 ];
 
-export const cases: readonly ContractCase[] = rows.map(([name, request, expected]) => ({
-  name,
-  request,
-  expected,
-}));
+export const cases: readonly ContractCase[] = rows.map(([name, request, expected, shape]) =>
+  shape === undefined ? { name, request, expected } : { name, request, expected, shape },
+);

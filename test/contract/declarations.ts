@@ -101,10 +101,10 @@ export type Method = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * One route: `auth` undefined inherits from its group or the app; `csrf: false` exempts the
- * operation from CSRF protection.
+ * operation from CSRF protection. `ALL` declares it for every method (`all()`).
  */
 export interface RouteDeclaration {
-  readonly method: Exclude<Method, 'HEAD'>;
+  readonly method: Exclude<Method, 'HEAD'> | 'ALL';
   readonly path: string;
   readonly auth?: AuthSpec;
   readonly csrf?: false;
@@ -114,20 +114,51 @@ export interface RouteDeclaration {
   readonly cacheControl?: string;
 }
 
-/** Routes mounted under a prefix with their own `auth` (a Fastify router, a Hono sub-app). */
+/**
+ * Routes mounted under a prefix with their own `auth`, and groups within it (a Fastify router, a
+ * Hono sub-app, an Express Router).
+ */
 export interface GroupDeclaration {
   readonly prefix: string;
   readonly auth: AuthSpec;
   readonly routes: readonly RouteDeclaration[];
+  readonly groups?: readonly GroupDeclaration[];
 }
 
-/** The whole application: app-wide `auth`, routes and groups. Every handler answers its auth. */
+/** What only some engines have: where a harness lacks it, the cases needing it do not run. */
+export type Shape =
+  /** A handler for the path registered before the route, which it keeps from running. */
+  | 'answering handler'
+  /** A callback Express runs for a parameter of the path, before the route. */
+  | 'param callback'
+  /** An app mounted in the app, run as one function whose stacks vouch does not read. */
+  | 'mounted app';
+
+/**
+ * A GET route (`auth`, by default `null`) behind something of a `shape` that may answer before
+ * it runs. An answering handler is registered with `all()` where `all` says so, else `get()`;
+ * it calls `next()` where `handsOn` says so, else it answers.
+ */
+export interface GuardedDeclaration {
+  readonly shape: Shape;
+  readonly path: string;
+  readonly auth?: AuthSpec;
+  readonly all?: boolean;
+  readonly handsOn?: boolean;
+}
+
+/**
+ * The whole application: app-wide `auth`, routes and groups. Every handler answers its auth.
+ * Right after the app-wide `auth`, every harness registers middleware that hands on (as a logger
+ * does) and sends, in an `x-seen-auth` header, the `auth` it saw.
+ */
 export interface AppDeclaration {
   readonly auth: AuthSpec;
   /** CSRF protection for cookie credentials on unsafe methods, the API's and every route's. */
   readonly csrf: CsrfOptions;
   readonly routes: readonly RouteDeclaration[];
   readonly groups: readonly GroupDeclaration[];
+  readonly guarded: readonly GuardedDeclaration[];
   /** The response of the registered exception handler for {@link TeapotError}. */
   readonly teapot: { readonly status: 418; readonly detail: string };
 }
@@ -159,6 +190,7 @@ export const app: AppDeclaration = {
     { method: 'POST', path: '/session-or-bearer', auth: [session, bearer] },
     { method: 'GET', path: '/scoped', auth: bearer, scopes: ['pets:read'] },
     { method: 'GET', path: '/scoped-list', auth: [headerKey, bearer], scopes: ['pets:write'] },
+    { method: 'ALL', path: '/any', auth: null },
   ],
   groups: [
     {
@@ -169,7 +201,24 @@ export const app: AppDeclaration = {
         { method: 'GET', path: '/open', auth: null },
         { method: 'GET', path: '/basic', auth: basic },
       ],
+      groups: [
+        {
+          prefix: '/admin',
+          auth: basic,
+          routes: [
+            { method: 'GET', path: '/list' },
+            { method: 'GET', path: '/open', auth: null },
+          ],
+        },
+      ],
     },
+  ],
+  guarded: [
+    { shape: 'answering handler', path: '/shadowed' },
+    { shape: 'answering handler', path: '/shadowed-by-all', all: true },
+    { shape: 'answering handler', path: '/handed-on', auth: basic, handsOn: true },
+    { shape: 'param callback', path: '/param/:id' },
+    { shape: 'mounted app', path: '/mounted/open' },
   ],
   teapot: { status: 418, detail: "I'm a teapot" },
 };

@@ -2,9 +2,9 @@
 import express, { type RequestHandler, type Router } from 'express';
 import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/express/index.js';
 import { createCsrfVerifier, type CsrfProtection } from '../../src/csrf/index.js';
-import type { AppDeclaration, RouteDeclaration } from './declarations.js';
+import type { AppDeclaration, GroupDeclaration, RouteDeclaration } from './declarations.js';
 import { TeapotError } from './declarations.js';
-import { listening, type Harness } from './harness.js';
+import { listening, seenHeader, type Harness } from './harness.js';
 import { runContract } from './run.js';
 
 const answer =
@@ -13,6 +13,15 @@ const answer =
     if (route.cacheControl !== undefined) res.set('cache-control', route.cacheControl);
     res.json({ auth: req.auth ?? null });
   };
+
+const handOn = (_req: unknown, _res: unknown, next: () => void) => {
+  next();
+};
+// Middleware that hands on, as a logger does.
+const logger: RequestHandler = (req, res, next) => {
+  res.setHeader('x-seen-auth', seenHeader(req.auth));
+  next();
+};
 
 function declare(router: Router, route: RouteDeclaration, csrf: CsrfProtection): void {
   const method = route.method.toLowerCase() as Lowercase<RouteDeclaration['method']>;
@@ -23,9 +32,18 @@ function declare(router: Router, route: RouteDeclaration, csrf: CsrfProtection):
   }
 }
 
+function routerOf(group: GroupDeclaration, csrf: CsrfProtection): Router {
+  const router = express.Router();
+  router.use(requireAuth(group.auth, { csrf }));
+  for (const route of group.routes) declare(router, route, csrf);
+  for (const inner of group.groups ?? []) router.use(inner.prefix, routerOf(inner, csrf));
+  return router;
+}
+
 export const expressHarness: Harness = {
   name: 'Express',
   combinesLines: false,
+  shapes: new Set(['answering handler', 'param callback', 'mounted app']),
   async start(declaration: AppDeclaration) {
     const app = express();
     // One protection for every requireAuth, as an application builds it.
@@ -33,13 +51,22 @@ export const expressHarness: Harness = {
     // Before requireAuth: a form post's CSRF token is read from the parsed body.
     app.use(express.urlencoded());
     app.use(requireAuth(declaration.auth, { csrf }));
+    app.use(logger);
     for (const route of declaration.routes) declare(app.router as Router, route, csrf);
-    for (const group of declaration.groups) {
-      const router = express.Router();
-      router.use(requireAuth(group.auth, { csrf }));
-      for (const route of group.routes) declare(router, route, csrf);
-      app.use(group.prefix, router);
+    for (const { shape, path, auth = null, all, handsOn } of declaration.guarded) {
+      const [guard, handler] = [requireAuth(auth, { csrf }), answer({ method: 'GET', path })];
+      if (shape === 'answering handler') {
+        app[all === true ? 'all' : 'get'](path, handsOn === true ? handOn : handler);
+      }
+      if (shape === 'param callback') app.param('id', handOn);
+      if (shape === 'mounted app') {
+        const [, prefix = '', rest = ''] = /^(\/[^/]+)(.*)$/.exec(path) ?? [];
+        const mounted = express();
+        mounted.get(rest, guard, handler);
+        app.use(prefix, mounted);
+      } else app.get(path, guard, handler);
     }
+    for (const group of declaration.groups) app.use(group.prefix, routerOf(group, csrf));
     const { status, detail } = declaration.teapot;
     app.use(
       vouchErrorHandler({

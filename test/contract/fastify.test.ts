@@ -2,14 +2,14 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { exceptionHandler, router, vouch } from '../../src/fastify/index.js';
-import type { AppDeclaration, RouteDeclaration } from './declarations.js';
+import type { AppDeclaration, GroupDeclaration, RouteDeclaration } from './declarations.js';
 import { TeapotError } from './declarations.js';
-import type { Harness } from './harness.js';
+import { seenHeader, type Harness } from './harness.js';
 import { runContract } from './run.js';
 
 function declare(app: FastifyInstance, route: RouteDeclaration): void {
   app.route({
-    method: route.method,
+    method: route.method === 'ALL' ? app.supportedMethods : route.method,
     url: route.path,
     ...(route.auth === undefined ? {} : { auth: route.auth }),
     ...(route.csrf === undefined ? {} : { csrf: route.csrf }),
@@ -21,9 +21,18 @@ function declare(app: FastifyInstance, route: RouteDeclaration): void {
   });
 }
 
+function routerOf(group: GroupDeclaration) {
+  return router({ auth: group.auth }, async (r) => {
+    for (const route of group.routes) declare(r, route);
+    for (const inner of group.groups ?? [])
+      await r.register(routerOf(inner), { prefix: inner.prefix });
+  });
+}
+
 export const fastifyHarness: Harness = {
   name: 'Fastify',
   combinesLines: false,
+  shapes: new Set(),
   async start(declaration: AppDeclaration) {
     const app = Fastify({ logger: false });
     await app.register(formbody);
@@ -37,12 +46,13 @@ export const fastifyHarness: Harness = {
         ),
       ],
     });
+    // What runs after authentication, as a logger would.
+    app.addHook('preHandler', async (request, reply) => {
+      reply.header('x-seen-auth', seenHeader(request.auth));
+    });
     for (const route of declaration.routes) declare(app, route);
     for (const group of declaration.groups) {
-      const routes = router({ auth: group.auth }, async (r) => {
-        for (const route of group.routes) declare(r, route);
-      });
-      await app.register(routes, { prefix: group.prefix });
+      await app.register(routerOf(group), { prefix: group.prefix });
     }
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();

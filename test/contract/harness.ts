@@ -1,7 +1,7 @@
 // What the contract suite needs of an adapter, and how it talks to the app over a real socket.
 import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppDeclaration, Method } from './declarations.js';
+import type { AppDeclaration, Method, Shape } from './declarations.js';
 
 /** A running app: its port, and how to stop it. */
 export interface Running {
@@ -34,6 +34,8 @@ export interface Harness {
   readonly name: string;
   /** Whether repeated response header lines reach the wire as one line, joined with ", ". */
   readonly combinesLines: boolean;
+  /** The shapes of {@link AppDeclaration.guarded} that this engine has, and builds. */
+  readonly shapes: ReadonlySet<Shape>;
   start(declaration: AppDeclaration): Promise<Running>;
 }
 
@@ -52,6 +54,8 @@ export interface ContractAnswer {
   readonly challenges: readonly string[];
   readonly cacheControl: string | undefined;
   readonly retryAfter: string | undefined;
+  /** The `auth` the middleware after the app-wide declaration saw, if it ran. */
+  readonly seen: unknown;
   /** Parsed when the answer says JSON, else the text. */
   readonly body: unknown;
 }
@@ -82,6 +86,7 @@ export function send(port: number, req: ContractRequest): Promise<ContractAnswer
             challenges,
             cacheControl: res.headers['cache-control'],
             retryAfter: res.headers['retry-after'],
+            seen: seenOf(res.headers['x-seen-auth']),
             body: bodyOf(text, res.headers['content-type']),
           });
         });
@@ -90,6 +95,15 @@ export function send(port: number, req: ContractRequest): Promise<ContractAnswer
     outgoing.on('error', reject);
     outgoing.end(req.body);
   });
+}
+
+/** What the middleware after the app-wide declaration sends of the `auth` it saw. */
+export function seenHeader(auth: unknown): string {
+  return encodeURIComponent(JSON.stringify(auth ?? null));
+}
+
+function seenOf(header: string | string[] | undefined): unknown {
+  return typeof header === 'string' ? JSON.parse(decodeURIComponent(header)) : undefined;
 }
 
 /** A JSON body parsed, any other as its text, none as `undefined`. */
