@@ -131,7 +131,7 @@ export function requireAuth<const TSpec extends AuthSpec>(
     state.covered = decision?.covered ?? [];
     state.ran = 1;
     state.foreseenFor = inRoute === undefined ? req.method : undefined;
-    const deciding = decision && declarations.get(decision.deciding as object);
+    const deciding = decision && declarationOf(decision.deciding);
     return run(deciding ?? declaration, req, res, next, state);
   };
   declarations.set(middleware, declaration);
