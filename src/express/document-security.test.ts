@@ -98,6 +98,29 @@ describe('documentSecurity on Express', () => {
     assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
 
+  it('follows requests: past middleware that hands on, up to a param callback', () => {
+    const app = express();
+    app.use(requireAuth(bearer));
+    app.use((_req, _res, next) => {
+      next();
+    });
+    app.get('/open', requireAuth(null), json);
+    app.param('id', (_req, _res, next) => {
+      next();
+    });
+    app.get('/pets/:id', requireAuth(headerKey), json);
+    const id = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
+    const filled = documentSecurity(app, {
+      paths: {
+        '/open': { get: { responses: ok } },
+        '/pets/{id}': { get: { parameters: id, responses: ok } },
+      },
+    });
+    const paths = filled.paths as unknown as Record<string, { get: Operation }>;
+    assert.deepEqual(paths['/open']!.get.security, []);
+    assert.deepEqual(paths['/pets/{id}']!.get.security, [{ bearerAuth: [] }]);
+  });
+
   it('leaves operations of a mounted app alone: its stacks are its own', () => {
     const app = express();
     const inner = express();

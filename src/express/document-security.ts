@@ -1,6 +1,6 @@
 import { operationAuth } from '../internal/declaration.js';
 import { fillDocument, type Filled } from '../openapi/document-security.js';
-import { decide, STOP } from '../internal/precedence.js';
+import { decide, STOP, type Step } from '../internal/precedence.js';
 import { declarationOf, stepOf } from './require-auth.js';
 import { handlersFor, type Handle, type RouterLike } from './routing.js';
 
@@ -42,7 +42,10 @@ export function documentSecurity<TDocument extends object>(
 }
 
 /** A function the walk meets: what it is to the search, and whether it is a route's handler. */
-function named(handle: Handle, inRoute: boolean) {
+function named(
+  handle: Handle,
+  inRoute: boolean,
+): { handle: Handle; step: Step<Handle>; route: boolean } {
   const step = stepOf(handle, inRoute);
   return { handle, step, route: inRoute && declarationOf(handle) === undefined };
 }

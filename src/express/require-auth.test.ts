@@ -135,6 +135,15 @@ test('fail closed: a declaration never covers what may answer before it', async 
   });
   app.get('/user/:id', requireAuth(null), answer);
   app.get('/wrapped', (req, res, next) => requireAuth(null)(req, res, next), answer);
+  // Where the stacks do not show a requireAuth (called by other middleware), it decides alone.
+  app.use('/wrapped-use', (req, res, next) => requireAuth(basic)(req, res, next));
+  app.get('/wrapped-use', requireAuth(null), answer);
+  const raw = express();
+  raw.get('/', answer);
+  const holder = express.Router();
+  holder.use(raw); // an app given to a Router: not seen into
+  app.use('/raw', holder);
+  app.get('/raw', requireAuth(null), answer);
   const sub = express();
   sub.get('/open', requireAuth(null), answer);
   sub.get('/basic', requireAuth(basic), answer);
@@ -155,6 +164,8 @@ test('fail closed: a declaration never covers what may answer before it', async 
     '/user/1',
     '/user/%E0%A4%A',
     '/wrapped',
+    '/wrapped-use',
+    '/raw',
     '/sub/open',
     '/answers/x',
   ]) {
@@ -172,6 +183,14 @@ test('fail closed: a declaration never covers what may answer before it', async 
   // A mounted app is not seen into: its declarations decide again, both must pass.
   assert.equal((await get({ path: '/sub/basic', headers: BEARER })).status, 401);
   assert.equal((await get({ path: '/sub/basic', headers: BASIC })).status, 401);
+});
+
+test('a route of requireAuth alone: the search goes on past it', async () => {
+  const app = express();
+  app.get('/split', requireAuth(basic));
+  app.get('/split', requireAuth(null), answer); // nothing between: it replaces the other
+  const get = await serve(app);
+  assert.deepEqual((await get({ path: '/split' })).body, { auth: null });
 });
 
 test('a declaration added after requests were served decides', async () => {

@@ -165,8 +165,8 @@ function openedRoute(req: Request, self: RequestHandler, state: State): Route | 
 }
 
 /** The decision where a route opens with requireAuth, unless no handler of it ends the search. */
-function decideInRoute(route: Route, method: string): Decision<unknown> | undefined {
-  const steps: Step<unknown>[] = [];
+function decideInRoute(route: Route, method: string): Decision<Handle> | undefined {
+  const steps: Step<Handle>[] = [];
   for (const handle of routeHandlers(route, method)) {
     steps.push(stepOf(handle, true));
     if (steps.at(-1) === STOP) return decide(steps);
@@ -184,7 +184,7 @@ function mostSpecific(
   ordinal: number,
   self: RequestHandler,
   state: State,
-): Decision<unknown> | undefined {
+): Decision<Handle> | undefined {
   const path = rootPath(req.originalUrl);
   if (path === undefined || state.desynced || !routedAsSent(req)) return undefined;
   const router = (req.app as unknown as { router: RouterLike }).router;
@@ -193,10 +193,10 @@ function mostSpecific(
 
 /** `steps` from the `ordinal`-th declaration on, if that is `self`; else none. */
 function* from(
-  steps: Iterable<Step<unknown>>,
+  steps: Iterable<Step<Handle>>,
   ordinal: number,
   self: RequestHandler,
-): Generator<Step<unknown>, void, undefined> {
+): Generator<Step<Handle>, void, undefined> {
   let index = 0;
   let found = false;
   for (const step of steps) {
@@ -215,8 +215,8 @@ export function isRequireAuth(handle: unknown): boolean {
 }
 
 /** The declaration of a {@link requireAuth} middleware. */
-export function declarationOf(handle: unknown): Declaration | undefined {
-  return typeof handle === 'function' ? declarations.get(handle) : undefined;
+export function declarationOf(handle: Handle): Declaration | undefined {
+  return declarations.get(handle);
 }
 
 /**

@@ -14,7 +14,14 @@ import fc from 'fast-check';
 import { HttpBearer } from '../index.js';
 import { requireAuth } from './require-auth.js';
 import { STOP } from '../internal/precedence.js';
-import { handlersFor, holding, rootPath, type Holding, type RouterLike } from './routing.js';
+import {
+  handlersFor,
+  holding,
+  rootPath,
+  type Holding,
+  type Layer,
+  type RouterLike,
+} from './routing.js';
 
 // handlersFor predicts what Express runs by reading `router`'s internals; these tests hold that
 // reading against what Express really does, over a real socket.
@@ -399,6 +406,12 @@ describe('handlersFor, matching only up to the last layer that may declare', () 
     assert.deepEqual(walk(), ['A', 'h', 'B', 'C']);
     app.use(handler(built, 'D'));
     assert.deepEqual(walk(), ['A', 'h', 'B', 'C', 'D']);
+    // Replaced in place, which no API of router does: seen too.
+    const stack = (app.router as unknown as { stack: unknown[] }).stack;
+    const other = express.Router().use(handler(built, 'F'));
+    const index = stack.findIndex((layer) => built.ids.get((layer as Layer).handle) === 'D');
+    stack[index] = other.stack[0];
+    assert.deepEqual(walk(), ['A', 'h', 'B', 'C']);
   });
 });
 

@@ -138,6 +138,15 @@ test('a weaker declaration never covers a handler matched before it (fail closed
   assert.equal(await (await app.request('/open')).text(), 'open');
 });
 
+test('a requireAuth called from another handler decides for itself', async () => {
+  const app = new Hono();
+  app.use('*', (c, next) => requireAuth(bearer)(c as never, next));
+  app.get('/w', requireAuth(null), (c) => c.text('open'));
+  assert.equal((await app.request('/w')).status, 401);
+  const authenticated = await app.request('/w', { headers: { authorization: 'Bearer good' } });
+  assert.equal(await authenticated.text(), 'open');
+});
+
 test('scopes are refused when declared without authentication or malformed', () => {
   assert.throws(() => requireAuth(null, { scopes: ['admin'] }), {
     code: 'VOUCH_ERR_CONFIGURATION',
