@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import * as engineFree from '../internal/handler-for.js';
-import { SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
+import { JSON_TYPE, SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
 import { challengesOf } from './require-auth.js';
 import { sendVouchError } from './send-vouch-error.js';
 
@@ -53,9 +53,7 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
       return undefined;
     }
     log('vouch: request failed', error instanceof Error ? error : new Error(String(error)));
-    res.status(500);
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.end(SERVER_FAULT_BODY);
+    res.writeHead(500, { 'content-type': JSON_TYPE }).end(SERVER_FAULT_BODY);
     return undefined;
   };
 }

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { VouchError } from '../core/errors.js';
-import { vouchAnswer } from '../internal/vouch-answer.js';
+import { JSON_TYPE, vouchAnswer } from '../internal/vouch-answer.js';
 
 /**
  * Answers one of vouch's errors: its status, `{ "detail": … }` as JSON, one `WWW-Authenticate`
@@ -12,10 +12,6 @@ export function sendVouchError(
   error: VouchError,
   challenges: readonly string[],
 ): void {
-  const answer = vouchAnswer(error, challenges);
-  res.status(answer.status);
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  if (answer.challenges.length > 0) res.setHeader('www-authenticate', [...answer.challenges]);
-  if (answer.retryAfter !== undefined) res.setHeader('retry-after', answer.retryAfter);
-  res.end(answer.body);
+  const { status, headers, body } = vouchAnswer(error, challenges);
+  res.writeHead(status, { ...headers, 'content-type': JSON_TYPE }).end(body);
 }

@@ -5,7 +5,7 @@ import {
   type ErrorClass,
   type HandlerEntry,
 } from '../internal/handler-for.js';
-import { SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
+import { JSON_TYPE, SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
 import { sendVouchError } from './send-vouch-error.js';
 
 export type { ErrorClass } from '../internal/handler-for.js';
@@ -67,6 +67,6 @@ export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
     // Fastify's own client errors (validation, body too large, …) keep their usual answer.
     if (typeof status === 'number' && status >= 400 && status < 500) throw error;
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).type('application/json; charset=utf-8').send(SERVER_FAULT_BODY);
+    return reply.code(500).type(JSON_TYPE).send(SERVER_FAULT_BODY);
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { VouchError } from '../core/errors.js';
-import { vouchAnswer } from '../internal/vouch-answer.js';
+import { JSON_TYPE, vouchAnswer } from '../internal/vouch-answer.js';
 
 /** Sends one of vouch's errors: status, `{ detail }`, and the headers its status calls for. */
 export function sendVouchError(
@@ -8,15 +8,6 @@ export function sendVouchError(
   error: VouchError,
   challenges: readonly string[],
 ): FastifyReply {
-  const answer = vouchAnswer(error, challenges);
-  reply.code(answer.status);
-  if (answer.challenges.length > 0) {
-    const [only] = answer.challenges;
-    reply.header(
-      'www-authenticate',
-      answer.challenges.length === 1 ? only : [...answer.challenges],
-    );
-  }
-  if (answer.retryAfter !== undefined) reply.header('retry-after', answer.retryAfter);
-  return reply.type('application/json; charset=utf-8').send(answer.body);
+  const { status, headers, body } = vouchAnswer(error, challenges);
+  return reply.code(status).headers(headers).type(JSON_TYPE).send(body);
 }

@@ -7,7 +7,7 @@ import {
   type ErrorHandlerOptions,
   type HandlerEntry,
 } from '../internal/handler-for.js';
-import { SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
+import { JSON_TYPE, SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
 import { challengesOf } from './require-auth.js';
 import { sendVouchError } from './send-vouch-error.js';
 
@@ -53,7 +53,7 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
     log('vouch: request failed', error);
     return new Response(SERVER_FAULT_BODY, {
       status: 500,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
+      headers: { 'content-type': JSON_TYPE },
     });
   };
 }

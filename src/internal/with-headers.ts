@@ -10,11 +10,5 @@ import { vouchAnswer } from './vouch-answer.js';
  * challenges. The application's error handlers still receive the original error.
  */
 export function withHeaders<TError>(error: TError, challenges: readonly string[]): TError {
-  return lendToEngine(error, 'headers', (vouch) => {
-    const answer = vouchAnswer(vouch, challenges);
-    const headers: Record<string, string | string[]> = {};
-    if (answer.challenges.length > 0) headers['www-authenticate'] = [...answer.challenges];
-    if (answer.retryAfter !== undefined) headers['retry-after'] = answer.retryAfter;
-    return headers;
-  });
+  return lendToEngine(error, 'headers', (vouch) => ({ ...vouchAnswer(vouch, challenges).headers }));
 }
