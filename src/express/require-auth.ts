@@ -210,7 +210,7 @@ function* from(
 }
 
 /** Whether `handle` is a {@link requireAuth} middleware. */
-export function isRequireAuth(handle: unknown): boolean {
+function isRequireAuth(handle: unknown): boolean {
   return typeof handle === 'function' && declarations.has(handle);
 }
 
