@@ -260,7 +260,7 @@ async function run(
   // A form post may carry its CSRF token in the body, which a body parser put in `req.body`.
   if (
     result.csrfDeferred !== undefined &&
-    !(await formCsrfPasses(declaration, result.csrfDeferred, view, () => req.body as unknown))
+    !(await formCsrfPasses(declaration, result.csrfDeferred, view, req, bodyOf))
   ) {
     sendVouchError(res, new CsrfError(), []);
     return;
@@ -268,8 +268,11 @@ async function run(
   req.auth = result.value;
   winners.set(req, result.requirement);
   // Before the handler, which may set its own.
-  if (answersPrivately(declaration, result.requirement, () => res.hasHeader('cache-control'))) {
+  if (answersPrivately(declaration, result.requirement, res, hasCacheControl)) {
     res.setHeader('cache-control', 'private');
   }
   next();
 }
+
+const bodyOf = (req: Request): unknown => req.body;
+const hasCacheControl = (res: Response): boolean => res.hasHeader('cache-control');

@@ -174,7 +174,7 @@ function conclude(
     vouchRequest[kWinner] = result.requirement;
     if (result.csrfDeferred !== undefined) vouchRequest[kCsrfDeferred] = result.csrfDeferred;
     // Before the handler, which may set its own.
-    if (answersPrivately(declaration, result.requirement, () => reply.hasHeader('cache-control'))) {
+    if (answersPrivately(declaration, result.requirement, reply, hasCacheControl)) {
       reply.header('cache-control', 'private');
     }
     done();
@@ -197,13 +197,16 @@ function formCsrfHook(declaration: Declaration): preHandlerAsyncHookHandler {
     const binding = (request as VouchRequest)[kCsrfDeferred];
     if (
       binding === null ||
-      (await formCsrfPasses(declaration, binding, request, () => request.body))
+      (await formCsrfPasses(declaration, binding, request, request, bodyOf))
     ) {
       return;
     }
     await sendVouchError(reply, new CsrfError(), []);
   };
 }
+
+const bodyOf = (request: FastifyRequest): unknown => request.body;
+const hasCacheControl = (reply: FastifyReply): boolean => reply.hasHeader('cache-control');
 
 /** The winning requirement of an authenticated request, or `null`. */
 export function winnerOf(request: FastifyRequest): Requirement | null {

@@ -77,7 +77,8 @@ export function requireAuth<const TSpec extends AuthSpec>(
     const here = routes[index];
     const decision =
       here && handlerOf(here) === middleware ? decide(stepsOf(routes, index)) : undefined;
-    coveredUntil.set(c, decision?.deciding ?? index);
+    // A requireAuth past the one deciding decides again, as it would without an entry.
+    if (decision !== undefined && decision.deciding > index) coveredUntil.set(c, decision.deciding);
     const deciding = decision && declarationOf(routes[decision.deciding] as RouterRoute);
     return run(deciding ?? declaration, c, next);
   };
@@ -100,13 +101,15 @@ export function decidingDeclaration(routes: readonly RouterRoute[]): Declaration
  * index: a requireAuth declares; a handler of `use()` or `all()` (method `ALL`) that takes
  * `next` hands on; a handler for a method, or one without `next`, may answer.
  */
-function* stepsOf(routes: readonly RouterRoute[], from: number): Generator<Step<number>> {
+function stepsOf(routes: readonly RouterRoute[], from: number): Step<number>[] {
+  const steps: Step<number>[] = [];
   for (let index = from; index < routes.length; index++) {
     const route = routes[index] as RouterRoute;
     const handler = handlerOf(route);
-    if (declarations.has(handler)) yield index;
-    else yield route.method === 'ALL' && handler.length >= 2 ? PASS : STOP;
+    if (declarations.has(handler)) steps.push(index);
+    else steps.push(route.method === 'ALL' && handler.length >= 2 ? PASS : STOP);
   }
+  return steps;
 }
 
 function declarationOf(route: RouterRoute): Declaration | undefined {
@@ -139,7 +142,7 @@ async function run(
   }
   if (
     result.csrfDeferred !== undefined &&
-    !(await formCsrfPasses(declaration, result.csrfDeferred, view, () => formBody(c)))
+    !(await formCsrfPasses(declaration, result.csrfDeferred, view, c, formBody))
   ) {
     return sendVouchError(new CsrfError(), []);
   }
@@ -147,10 +150,14 @@ async function run(
   winners.set(c, result.requirement);
   await next();
   // After the handler, since a Response it returns replaces what was set before.
-  if (answersPrivately(declaration, result.requirement, () => c.res.headers.has('cache-control'))) {
+  if (answersPrivately(declaration, result.requirement, c, hasCacheControl)) {
     c.header('cache-control', 'private');
   }
   return undefined;
+}
+
+function hasCacheControl(c: Context): boolean {
+  return c.res.headers.has('cache-control');
 }
 
 // A form post may carry its CSRF token in the body; Hono keeps the parsed form for the handler.
