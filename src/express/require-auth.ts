@@ -51,6 +51,8 @@ interface State {
   /** Routes whose first handler, a requireAuth, ran: `req.route` may still name them later. */
   opened: Route[];
   challenges: readonly string[];
+  /** The requirement that authenticated the request, for authOf. */
+  winner: Requirement | null;
 }
 
 const declarations = new WeakMap<object, Declaration>();
@@ -61,9 +63,6 @@ export function challengesOf(req: Request): readonly string[] {
   return states.get(req)?.challenges ?? [];
 }
 
-// The requirement that authenticated each request, for authOf.
-const winners = new WeakMap<Request, Requirement>();
-
 /**
  * What `auth` authenticated the request with (`req.auth`), typed from the authenticators, in a
  * handler behind `requireAuth(auth)`. Throws when the request was authenticated by something
@@ -72,7 +71,7 @@ const winners = new WeakMap<Request, Requirement>();
  * @example const user = authOf(req, bearer);
  */
 export function authOf<const TSpec extends AuthSpec>(req: Request, auth: TSpec): AuthOf<TSpec> {
-  checkWinner(winners.get(req) ?? null, auth, () => `${req.method} ${routeOf(req)}`);
+  checkWinner(states.get(req)?.winner ?? null, auth, () => `${req.method} ${routeOf(req)}`);
   return req.auth as AuthOf<TSpec>;
 }
 
@@ -114,6 +113,7 @@ export function requireAuth<const TSpec extends AuthSpec>(
         foreseenFor: undefined,
         opened: [],
         challenges: [],
+        winner: null,
       };
       states.set(req, state);
     }
@@ -266,7 +266,7 @@ async function run(
     return;
   }
   req.auth = result.value;
-  winners.set(req, result.requirement);
+  state.winner = result.requirement;
   // Before the handler, which may set its own.
   if (answersPrivately(declaration, result.requirement, res, hasCacheControl)) {
     res.setHeader('cache-control', 'private');
