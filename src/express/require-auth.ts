@@ -6,11 +6,11 @@ import { checkWinner } from '../internal/check-winner.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
-import { decide, PASS, STOP, type Decision, type Step } from '../internal/precedence.js';
+import { PASS, Search, STOP, type Decision, type Step } from '../internal/precedence.js';
 import { withHeaders } from '../internal/with-headers.js';
 import { requestView } from './request-view.js';
 import {
-  handlersFor,
+  firstRouteHandler,
   holding,
   rootPath,
   routedAsSent,
@@ -18,6 +18,8 @@ import {
   type Handle,
   type Route,
   type RouterLike,
+  type Visitor,
+  visitHandlers,
 } from './routing.js';
 import { sendVouchError } from './send-vouch-error.js';
 
@@ -156,7 +158,7 @@ function stepsAside(req: Request, self: RequestHandler, state: State): boolean {
  */
 function openedRoute(req: Request, self: RequestHandler, state: State): Route | undefined {
   const route = req.route as Route | undefined;
-  if (route === undefined || routeHandlers(route, req.method).next().value !== self) {
+  if (route === undefined || firstRouteHandler(route, req.method) !== self) {
     return undefined;
   }
   if (state.opened.includes(route)) return undefined;
@@ -166,10 +168,9 @@ function openedRoute(req: Request, self: RequestHandler, state: State): Route | 
 
 /** The decision where a route opens with requireAuth, unless no handler of it ends the search. */
 function decideInRoute(route: Route, method: string): Decision<Handle> | undefined {
-  const steps: Step<Handle>[] = [];
+  const search = new Search<Handle>();
   for (const handle of routeHandlers(route, method)) {
-    steps.push(stepOf(handle, true));
-    if (steps.at(-1) === STOP) return decide(steps);
+    if (search.step(stepOf(handle, true))) return search.decision;
   }
   return undefined;
 }
@@ -188,24 +189,30 @@ function mostSpecific(
   const path = rootPath(req.originalUrl);
   if (path === undefined || state.desynced || !routedAsSent(req)) return undefined;
   const router = (req.app as unknown as { router: RouterLike }).router;
-  return decide(from(handlersFor(router, path, req.method, stepOf, mayDeclare), ordinal, self));
+  const search = new SearchFrom(ordinal, self);
+  visitHandlers(router, path, req.method, stepOf, search, mayDeclare);
+  return search.decision;
 }
 
-/** `steps` from the `ordinal`-th declaration on, if that is `self`; else none. */
-function* from(
-  steps: Iterable<Step<Handle>>,
-  ordinal: number,
-  self: RequestHandler,
-): Generator<Step<Handle>, void, undefined> {
-  let index = 0;
-  let found = false;
-  for (const step of steps) {
-    if (!found) {
-      if (step === PASS || step === STOP || index++ < ordinal) continue;
-      if (step !== self) return;
-      found = true;
+/** The search from the `ordinal`-th declaration a walk meets, if that is `self`; else none. */
+class SearchFrom extends Search<Handle> implements Visitor<Step<Handle>> {
+  #before: number;
+  readonly #self: RequestHandler;
+  #found = false;
+
+  constructor(ordinal: number, self: RequestHandler) {
+    super();
+    this.#before = ordinal;
+    this.#self = self;
+  }
+
+  visit(step: Step<Handle>): boolean {
+    if (!this.#found) {
+      if (step === PASS || step === STOP || this.#before-- > 0) return false;
+      if (step !== this.#self) return true;
+      this.#found = true;
     }
-    yield step;
+    return this.step(step);
   }
 }
 

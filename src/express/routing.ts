@@ -28,45 +28,69 @@ export interface RouterLike {
 /** What a walk names each function it meets: `inRoute` for a route's handler, else `use()`'s. */
 export type Naming<T> = (handle: Handle, inRoute: boolean) => T;
 
+/** Receives each function a walk meets, in order. */
+export interface Visitor<T> {
+  /** Takes the next function; answers `true` to end the walk there. */
+  visit(step: T | typeof STOP): boolean;
+}
+
 /**
- * What `router` calls for a request, in order, while each calls `next()`, each function as
- * `name` calls it: middleware of `use()`, then, inside a `Router`, its own, and a route's
- * handlers for the method. Error middleware is skipped, as `router` skips it. What vouch cannot
- * see through (a param callback, a layer whose matching throws, a `Router`'s own answer to
- * OPTIONS) is {@link STOP}; a mounted app is the one function Express mounts it with. Returns
- * whether `router` went on with an error, after which nothing runs.
+ * Shows `visit` what `router` calls for a request, in order, while each calls `next()`, each
+ * function as `name` calls it: middleware of `use()`, then, inside a `Router`, its own, and a
+ * route's handlers for the method. Error middleware is skipped, as `router` skips it. What vouch
+ * cannot see through (a param callback, a layer whose matching throws, a `Router`'s own answer
+ * to OPTIONS) is {@link STOP}; a mounted app is the one function Express mounts it with. The
+ * walk ends where `router` goes on with an error, after which nothing runs, or where `visit`
+ * answers `true`.
  *
  * Given `mayDeclare` (see {@link holding}), a layer it says holds no declaration is matched only
  * once a later layer that may hold one runs: what follows the last of those cannot change which
  * declaration decides, so it is left out, unmatched (an OPTIONS request is still walked whole).
  */
+export function visitHandlers<T>(
+  router: RouterLike,
+  path: string,
+  method: string,
+  name: Naming<T>,
+  visitor: Visitor<T>,
+  mayDeclare?: Holding,
+): void {
+  const lazy = method === 'OPTIONS' ? undefined : mayDeclare;
+  walk({ method, name, visitor, mayDeclare: lazy, postponed: [] }, router, path);
+}
+
+/** {@link visitHandlers}' steps, all of them, in a list. */
 export function handlersFor<T>(
   router: RouterLike,
   path: string,
   method: string,
   name: Naming<T>,
   mayDeclare?: Holding,
-): Generator<T | typeof STOP, boolean, undefined> {
-  const lazy = method === 'OPTIONS' ? undefined : mayDeclare;
-  return walk({ method, name, mayDeclare: lazy, postponed: [] }, router, path);
+): (T | typeof STOP)[] {
+  const steps: (T | typeof STOP)[] = [];
+  const collect = { visit: (step: T | typeof STOP) => steps.push(step) < 0 };
+  visitHandlers(router, path, method, name, collect, mayDeclare);
+  return steps;
 }
 
 interface Walk<T> {
   readonly method: string;
   readonly name: Naming<T>;
+  readonly visitor: Visitor<T>;
   readonly mayDeclare: Holding | undefined;
   /** Layers left unmatched so far, in the order `router` would reach them. */
   readonly postponed: { router: RouterLike; path: string; from: number; to: number }[];
 }
 
-function* walk<T>(
+/** Walks `router`'s layers `from` up to `to`; `true` when the walk ends. */
+function walk<T>(
   context: Walk<T>,
   router: RouterLike,
   path: string,
   from = 0,
   to = router.stack.length,
-): Generator<T | typeof STOP, boolean, undefined> {
-  const { method, postponed } = context;
+): boolean {
+  const { method, postponed, visitor } = context;
   // A route for the path that lacks OPTIONS makes `router` answer it once its stack is done.
   let allows = false;
   let unmatched: number | undefined;
@@ -93,42 +117,42 @@ function* walk<T>(
     // This layer runs: what was left unmatched before it may run first.
     if (unmatched !== undefined) postponed.push({ router, path, from: unmatched, to: index });
     unmatched = undefined;
-    if (postponed.length > 0 && (yield* catchUp(context))) return true;
+    if (postponed.length > 0 && catchUp(context)) return true;
     if (match === undefined) {
-      yield STOP;
+      visitor.visit(STOP);
       return true;
     }
-    if (yield* layerRuns(context, router, layer, match, path)) return true;
+    if (layerRuns(context, router, layer, match, path)) return true;
   }
   if (unmatched !== undefined) postponed.push({ router, path, from: unmatched, to });
-  if (allows) yield STOP;
-  return false;
+  return allows && visitor.visit(STOP);
 }
 
 /** Walks, in order and whole, the layers left unmatched until now. */
-function* catchUp<T>(context: Walk<T>): Generator<T | typeof STOP, boolean, undefined> {
+function catchUp<T>(context: Walk<T>): boolean {
   const whole: Walk<T> = { ...context, mayDeclare: undefined, postponed: [] };
   for (const { router, path, from, to } of context.postponed.splice(0)) {
-    if (yield* walk(whole, router, path, from, to)) return true;
+    if (walk(whole, router, path, from, to)) return true;
   }
   return false;
 }
 
-/** What a layer that matched runs. */
-function* layerRuns<T>(
+/** What a layer that matched runs; `true` when the walk ends. */
+function layerRuns<T>(
   context: Walk<T>,
   router: RouterLike,
   layer: Layer,
   match: Exclude<ReturnType<Layer['match']>, false>,
   path: string,
-): Generator<T | typeof STOP, boolean, undefined> {
+): boolean {
+  const { visitor, name } = context;
   // `router.param` callbacks run before the layer, and may answer.
-  if (Object.keys(match.params).some((key) => (router.params?.[key]?.length ?? 0) > 0)) {
-    yield STOP;
-  }
+  if (hasParamCallback(router, match.params) && visitor.visit(STOP)) return true;
   const { route, handle } = layer;
   if (route !== undefined) {
-    for (const inner of routeHandlers(route, context.method)) yield context.name(inner, true);
+    for (const inner of routeHandlers(route, context.method)) {
+      if (visitor.visit(name(inner, true))) return true;
+    }
     return false;
   }
   // `router` runs a `use()` layer only where its match starts the path (a regular expression
@@ -138,9 +162,15 @@ function* layerRuns<T>(
     return false;
   }
   if (Array.isArray(handle.stack)) {
-    return yield* walk(context, handle as RouterLike, rest === '' ? '/' : rest);
+    return walk(context, handle as RouterLike, rest === '' ? '/' : rest);
   }
-  yield context.name(handle, false);
+  return visitor.visit(name(handle, false));
+}
+
+/** Whether a `router.param` callback is registered for one of `params`. */
+function hasParamCallback(router: RouterLike, params: object): boolean {
+  if (router.params === undefined) return false;
+  for (const key of Object.keys(params)) if ((router.params[key]?.length ?? 0) > 0) return true;
   return false;
 }
 
@@ -203,14 +233,28 @@ export function holding(holds: (handle: Handle) => boolean): Holding {
 }
 
 /** The handlers `route` calls for `method`, in order, while each calls `next()`. */
-export function* routeHandlers(route: Route, method: string): Generator<Handle, void, undefined> {
-  let name = method.toLowerCase();
-  if (name === 'head' && route.methods.head !== true) name = 'get';
-  for (const inner of route.stack) {
-    if ((inner.method === undefined || inner.method === name) && inner.handle.length <= 3) {
-      yield inner.handle;
-    }
-  }
+export function routeHandlers(route: Route, method: string): Handle[] {
+  const name = methodName(route, method);
+  const handlers: Handle[] = [];
+  for (const inner of route.stack) if (calls(inner, name)) handlers.push(inner.handle);
+  return handlers;
+}
+
+/** The first handler `route` calls for `method`. */
+export function firstRouteHandler(route: Route, method: string): Handle | undefined {
+  const name = methodName(route, method);
+  return route.stack.find((inner) => calls(inner, name))?.handle;
+}
+
+/** The method whose handlers `route` calls for `method`: HEAD without its own is GET. */
+function methodName(route: Route, method: string): string {
+  const name = method.toLowerCase();
+  return name === 'head' && route.methods.head !== true ? 'get' : name;
+}
+
+/** Whether a route calls its layer `inner` for the lower-case method `name` (not on errors). */
+function calls(inner: Layer, name: string): boolean {
+  return (inner.method === undefined || inner.method === name) && inner.handle.length <= 3;
 }
 
 /**
@@ -235,7 +279,13 @@ export function routedAsSent(req: {
   readonly originalUrl: string;
 }): boolean {
   const { baseUrl, url, originalUrl } = req;
+  if (!originalUrl.startsWith(baseUrl)) return false;
+  const rest = originalUrl.length - baseUrl.length;
+  if (url.length === rest) return originalUrl.endsWith(url);
+  // Where the mount path leaves nothing but the query, if any, `router` adds the '/'.
   return (
-    baseUrl + url === originalUrl || (url.startsWith('/') && baseUrl + url.slice(1) === originalUrl)
+    url.length === rest + 1 &&
+    url.startsWith('/') &&
+    url.endsWith(originalUrl.slice(baseUrl.length))
   );
 }

@@ -7,7 +7,7 @@ import { CsrfError, type VouchError } from '../core/errors.js';
 import { checkWinner } from '../internal/check-winner.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
-import { decide, PASS, STOP, type Step } from '../internal/precedence.js';
+import { PASS, Search, STOP, type Decision, type Step } from '../internal/precedence.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
 import { requestView } from './request-view.js';
 import { sendVouchError } from './send-vouch-error.js';
@@ -75,8 +75,7 @@ export function requireAuth<const TSpec extends AuthSpec>(
     }
     const routes = matchedRoutes(c);
     const here = routes[index];
-    const decision =
-      here && handlerOf(here) === middleware ? decide(stepsOf(routes, index)) : undefined;
+    const decision = here && handlerOf(here) === middleware ? decideFrom(routes, index) : undefined;
     // A requireAuth past the one deciding decides again, as it would without an entry.
     if (decision !== undefined && decision.deciding > index) coveredUntil.set(c, decision.deciding);
     const deciding = decision && declarationOf(routes[decision.deciding] as RouterRoute);
@@ -92,24 +91,28 @@ export function requireAuth<const TSpec extends AuthSpec>(
  * first.
  */
 export function decidingDeclaration(routes: readonly RouterRoute[]): Declaration | undefined {
-  const decision = decide(stepsOf(routes, 0));
+  const decision = decideFrom(routes, 0);
   return decision && declarationOf(routes[decision.deciding] as RouterRoute);
 }
 
-/**
- * What each of `routes` from `from` on is to the search for the deciding declaration, as its
- * index: a requireAuth declares; a handler of `use()` or `all()` (method `ALL`) that takes
- * `next` hands on; a handler for a method, or one without `next`, may answer.
- */
-function stepsOf(routes: readonly RouterRoute[], from: number): Step<number>[] {
-  const steps: Step<number>[] = [];
+/** The decision over `routes` from `from` on. */
+function decideFrom(routes: readonly RouterRoute[], from: number): Decision<number> | undefined {
+  const search = new Search<number>();
   for (let index = from; index < routes.length; index++) {
-    const route = routes[index] as RouterRoute;
-    const handler = handlerOf(route);
-    if (declarations.has(handler)) steps.push(index);
-    else steps.push(route.method === 'ALL' && handler.length >= 2 ? PASS : STOP);
+    if (search.step(stepOf(routes[index] as RouterRoute, index))) break;
   }
-  return steps;
+  return search.decision;
+}
+
+/**
+ * What a matched route is to the search, as its index: a requireAuth declares; a handler of
+ * `use()` or `all()` (method `ALL`) that takes `next` hands on; a handler for a method, or one
+ * without `next`, may answer.
+ */
+function stepOf(route: RouterRoute, index: number): Step<number> {
+  const handler = handlerOf(route);
+  if (declarations.has(handler)) return index;
+  return route.method === 'ALL' && handler.length >= 2 ? PASS : STOP;
 }
 
 function declarationOf(route: RouterRoute): Declaration | undefined {

@@ -16,23 +16,40 @@ export interface Decision<TDeclaration> {
 }
 
 /**
- * The most specific declaration among `steps`, what the engine runs for a request from where
- * a requireAuth runs: the last declaration before the first {@link STOP}, passing over
- * {@link PASS}. The requireAuth it covers step aside, so authentication runs once, where the
- * first of them stands, and middleware after it sees the result. The search ends at a STOP, so
- * a later, weaker declaration never covers a handler that may answer before it (fail closed);
- * a requireAuth beyond it decides again. `undefined` when a STOP comes before any declaration.
+ * The search for the most specific declaration, one step at a time, in the order the engine runs
+ * them from where a requireAuth runs: the last declaration before the first {@link STOP},
+ * passing over {@link PASS}. The requireAuth it covers step aside, so authentication runs once,
+ * where the first of them stands, and middleware after it sees the result. The search ends at a
+ * STOP, so a later, weaker declaration never covers a handler that may answer before it (fail
+ * closed); a requireAuth beyond it decides again.
+ */
+export class Search<TDeclaration> {
+  readonly #covered: TDeclaration[] = [];
+
+  /** Takes the next step; `true` once the search has ended, at a {@link STOP}. */
+  step(step: Step<TDeclaration>): boolean {
+    if (step === STOP) return true;
+    if (step !== PASS) this.#covered.push(step);
+    return false;
+  }
+
+  /** The decision so far; `undefined` while no declaration was met. */
+  get decision(): Decision<TDeclaration> | undefined {
+    const deciding = this.#covered.at(-1);
+    return deciding === undefined ? undefined : { deciding, covered: this.#covered };
+  }
+}
+
+/**
+ * The decision of a {@link Search} over `steps`: `undefined` when a STOP comes before any
+ * declaration.
  *
  * @example decide([route, PASS, operation, STOP]) // { deciding: operation, covered: [route, operation] }
  */
 export function decide<TDeclaration>(
   steps: Iterable<Step<TDeclaration>>,
 ): Decision<TDeclaration> | undefined {
-  const covered: TDeclaration[] = [];
-  for (const step of steps) {
-    if (step === STOP) break;
-    if (step !== PASS) covered.push(step);
-  }
-  const deciding = covered.at(-1);
-  return deciding === undefined ? undefined : { deciding, covered };
+  const search = new Search<TDeclaration>();
+  for (const step of steps) if (search.step(step)) break;
+  return search.decision;
 }
