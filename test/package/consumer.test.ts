@@ -129,6 +129,24 @@ console.log(JSON.stringify([result.ok && (result.value as { sub: string }).sub, 
 `,
     prints: ['ada', 'grace', 'x', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }],
   },
+  './oauth': {
+    peers: [],
+    source: `
+import { protectedResource } from 'vouch/oauth';
+
+const api = protectedResource({ resource: 'https://api.example.com/mcp', authorizationServers: ['https://login.example.com'] });
+console.log(JSON.stringify([api.metadataUrl, api.metadata(['b', 'a'])]));
+`,
+    prints: [
+      'https://api.example.com/.well-known/oauth-protected-resource/mcp',
+      {
+        resource: 'https://api.example.com/mcp',
+        authorization_servers: ['https://login.example.com'],
+        scopes_supported: ['a', 'b'],
+        bearer_methods_supported: ['header'],
+      },
+    ],
+  },
   './fastify': {
     peers: FASTIFY,
     source: `

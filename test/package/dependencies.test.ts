@@ -29,6 +29,7 @@ const PEERS: Readonly<Record<string, readonly string[]>> = {
   './session': [],
   './openapi': [],
   './jwt': ['jose'],
+  './oauth': [],
   './hono': ['hono'],
   './express': ['express'],
   './fastify': ['fastify', 'fastify-plugin'],

@@ -22,6 +22,7 @@ export const PORTABLE_EXPORTS: Readonly<Record<string, string>> = {
   './csrf': 'src/csrf/index.ts',
   './hono': 'src/hono/index.ts',
   './jwt': 'src/jwt/index.ts',
+  './oauth': 'src/oauth/index.ts',
   './openapi': 'src/openapi/index.ts',
   './session': 'src/session/index.ts',
 };
