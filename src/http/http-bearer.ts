@@ -7,6 +7,7 @@ import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { schemeNamePart } from '../core/configuration-checks.js';
 import { queryParam } from '../internal/read-once.js';
+import type { ProtectedResource } from '../oauth/protected-resource.js';
 import { secretsOrHook, type StaticEntries } from '../internal/static-credentials.js';
 import { authorizationCredentials, isB64token } from './authorization.js';
 
@@ -29,6 +30,11 @@ export interface HttpBearerOptions<TAuth> extends AuthenticatorOptions {
   readonly bearerFormat?: string;
   /** Documented description of the scheme. */
   readonly description?: string;
+  /**
+   * The OAuth protected resource whose access tokens it accepts: its challenges then point to
+   * the resource's metadata (RFC 9728 §5.1), and the routes it protects add their scopes to it.
+   */
+  readonly resource?: ProtectedResource | undefined;
 }
 
 /**
@@ -46,6 +52,8 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
   readonly #check: BearerHook<TAuth>;
   readonly #maxLength: number;
   readonly #scheme: SecurityScheme;
+  /** The protected resource whose tokens it accepts, if any. */
+  readonly resource: ProtectedResource | undefined;
 
   constructor(options: HttpBearerOptions<TAuth> = {}) {
     super(
@@ -53,6 +61,7 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
       options,
     );
     this.#maxLength = options.maxLength ?? DEFAULT_MAX_CREDENTIAL_LENGTH;
+    this.resource = options.resource;
     this.#check = secretsOrHook('HttpBearer', 'tokens', {
       hook: options.authenticate,
       secrets: options.tokens,
