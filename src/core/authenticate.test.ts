@@ -18,7 +18,13 @@ import {
   type CsrfVerifier,
 } from './authenticate.js';
 import { Authenticator } from './authenticator.js';
-import { AuthenticationError, AuthorizationError, BadRequestError, VouchError } from './errors.js';
+import {
+  AuthenticationError,
+  AuthorizationError,
+  BadRequestError,
+  InsufficientScopeError,
+  VouchError,
+} from './errors.js';
 import { authFunction } from './function-authenticator.js';
 import type { Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
@@ -369,6 +375,27 @@ describe('authenticate()', () => {
       assert.deepEqual(failure.challenges, [
         'Bearer realm="api"',
         'APIKey realm="api", in="header", name="X-API-Key"',
+      ]);
+    });
+
+    it('answers an InsufficientScopeError it throws as a lack of scope: every scope needed', async () => {
+      const stepUp = new InsufficientScopeError({ scopes: ['pets:admin', 'pets:read'] });
+      const picky = new HttpBearer({
+        authenticate: () => {
+          throw stepUp;
+        },
+      });
+      const failure = failed(
+        await authenticate(
+          requirements(picky),
+          request({ headers: { authorization: 'Bearer t' } }),
+          { ...options, scopes: ['pets:read'] },
+        ),
+      );
+      assert.equal(failure.error, stepUp);
+      assert.equal(failure.thrown, true);
+      assert.deepEqual(failure.challenges, [
+        'Bearer realm="api", error="insufficient_scope", scope="pets:read pets:admin"',
       ]);
     });
 

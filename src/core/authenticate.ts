@@ -149,7 +149,7 @@ function walk(
         try {
           verdict = authenticator.verify(request);
         } catch (error) {
-          return thrown(memory, authenticator, error, options.realm);
+          return thrown(memory, authenticator, error, options);
         }
         if (isPromiseLike(verdict)) {
           const paused = memory ?? new Memory(false);
@@ -158,7 +158,7 @@ function walk(
               paused.settled = settled;
               return walk(requirements, request, options, paused, r, m);
             },
-            (error: unknown) => thrown(paused, authenticator, error, options.realm),
+            (error: unknown) => thrown(paused, authenticator, error, options),
           );
         }
         outcome = verdict;
@@ -231,7 +231,7 @@ function finish(memory: Memory, options: AuthenticateOptions): AuthResult {
     ok: false,
     error: new AuthenticationError(),
     thrown: false,
-    challenges: challenges(memory.tried, realm),
+    challenges: challenges(memory.tried, realm, options.scopes),
   };
 }
 
@@ -250,19 +250,39 @@ function ambiguous(
 
 /**
  * A hook's error, for the exception handlers, with the challenges of those tried until then; a
- * `BadRequestError` it threw is answered as an ambiguous credential is.
+ * `BadRequestError` it threw is answered as an ambiguous credential is, an
+ * `InsufficientScopeError` as a lack of the route's scopes and those it names.
  */
 function thrown(
   memory: Memory | undefined,
   authenticator: Authenticator,
   error: unknown,
-  realm: string,
+  options: AuthenticateOptions,
 ): AuthFailure {
+  const { realm } = options;
   if (error instanceof BadRequestError) {
     return { ...ambiguous(authenticator, realm, error), thrown: true };
   }
+  if (error instanceof InsufficientScopeError) {
+    const challenges = stepUpChallenges([authenticator], options, error.scopes);
+    return { ok: false, error, thrown: true, challenges };
+  }
   const tried = [...(memory?.tried ?? []), { authenticator, rejected: true }];
-  return { ok: false, error, thrown: true, challenges: challenges(tried, realm) };
+  return { ok: false, error, thrown: true, challenges: challenges(tried, realm, options.scopes) };
+}
+
+/**
+ * The challenges of a 403 for a lack of scope found after authentication (a hook, a handler
+ * asking for more): those of `authenticators` (the winner's) naming every scope needed, the
+ * operation's and `more`.
+ */
+export function stepUpChallenges(
+  authenticators: readonly Authenticator[],
+  options: AuthenticateOptions,
+  more: readonly string[],
+): string[] {
+  const scopes = [...new Set([...(options.scopes ?? []), ...more])];
+  return distinctLines(authenticators, (a) => a.scopeChallenge(a.realm ?? options.realm, scopes));
 }
 
 const repeats = new WeakMap<readonly Requirement[], boolean>();
@@ -280,9 +300,13 @@ function hasRepeats(requirements: readonly Requirement[]): boolean {
   return known;
 }
 
-function challenges(tried: readonly Tried[], realm: string): string[] {
+function challenges(
+  tried: readonly Tried[],
+  realm: string,
+  scopes: readonly string[] = [],
+): string[] {
   return distinctLines(tried, ({ authenticator, rejected }) =>
-    authenticator.challenge(authenticator.realm ?? realm, rejected),
+    authenticator.challenge(authenticator.realm ?? realm, rejected, scopes),
   );
 }
 

@@ -71,9 +71,10 @@ export abstract class Authenticator<TAuth = unknown> {
    * The `WWW-Authenticate` challenge for a 401, or `undefined` for none.
    * @param realm - the realm in force (this authenticator's own, else the API's).
    * @param rejected - whether a credential was presented and refused.
+   * @param scopes - the scopes the operation requires, for a challenge that names them.
    */
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none; subclasses use both
-  challenge(realm: string, rejected: boolean): string | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none; subclasses use them
+  challenge(realm: string, rejected: boolean, scopes?: readonly string[]): string | undefined {
     return undefined;
   }
 

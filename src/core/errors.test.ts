@@ -93,6 +93,26 @@ describe('errors', () => {
     for (const code of codes) assert.match(code, /^VOUCH_ERR_[A-Z_]+$/);
   });
 
+  it('InsufficientScopeError names the scopes a step-up needs, each once', () => {
+    const bare = new InsufficientScopeError();
+    assert.deepEqual([bare.message, bare.scopes], ['Forbidden', []]);
+    const stepUp = new InsufficientScopeError({ scopes: ['mcp:admin', 'mcp:admin', 'a'] });
+    assert.deepEqual([stepUp.message, stepUp.scopes], ['Forbidden', ['mcp:admin', 'a']]);
+    const cause = new Error('why');
+    const told = new InsufficientScopeError('Admins only', { scopes: ['mcp:admin'], cause });
+    assert.deepEqual(
+      [told.message, told.scopes, told.cause],
+      ['Admins only', ['mcp:admin'], cause],
+    );
+    // A scope that no challenge could carry is a programming error, caught where it is made.
+    for (const scopes of [['two words'], ['quo"te'], [''], [42]]) {
+      assert.throws(
+        () => new InsufficientScopeError({ scopes: scopes as string[] }),
+        (error) => error instanceof TypeError && /scope-token/.test(error.message),
+      );
+    }
+  });
+
   it('VouchError can be constructed directly', () => {
     const error = new VouchError('VOUCH_ERR_X', 418, 'teapot');
     assert.equal(error.name, 'VouchError');

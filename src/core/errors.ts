@@ -1,3 +1,5 @@
+import { isScopeToken } from './scope-token.js';
+
 /**
  * Every error vouch raises carries a stable `code` (listed in `docs/errors.md`, never reused) and
  * the HTTP status it answers with. Tests and callers branch on `code`, never on message text.
@@ -46,13 +48,36 @@ export class AuthorizationError extends errorKind('VOUCH_ERR_FORBIDDEN', 403, 'F
 
 /**
  * A credential was accepted but grants fewer scopes than the operation requires, and nothing else
- * accepted with them (403, RFC 6750 §3.1). Bearer challenges name `error="insufficient_scope"`.
+ * accepted with them (403, RFC 6750 §3.1). Bearer challenges name `error="insufficient_scope"`
+ * and every scope needed. Throw it from a handler or a hook with the `scopes` a call needs beyond
+ * the route's (step-up): vouch's error handlers answer it as they answer the route's own lack of
+ * scope, naming the route's scopes and these.
+ *
+ * @example throw new InsufficientScopeError({ scopes: ['mcp:admin'] });
  */
-export class InsufficientScopeError extends errorKind(
-  'VOUCH_ERR_INSUFFICIENT_SCOPE',
-  403,
-  'Forbidden',
-) {}
+export class InsufficientScopeError extends VouchError {
+  /** The scopes needed beyond the route's own. */
+  readonly scopes: readonly string[];
+
+  constructor(
+    messageOrOptions?: string | (ErrorOptions & { readonly scopes?: readonly string[] }),
+    options?: ErrorOptions & { readonly scopes?: readonly string[] },
+  ) {
+    const [message, given] =
+      typeof messageOrOptions === 'string' || messageOrOptions === undefined
+        ? [messageOrOptions ?? 'Forbidden', options]
+        : ['Forbidden', messageOrOptions];
+    super('VOUCH_ERR_INSUFFICIENT_SCOPE', 403, message, given);
+    const scopes: readonly unknown[] = given?.scopes ?? [];
+    const bad = scopes.find((scope) => typeof scope !== 'string' || !isScopeToken(scope));
+    if (bad !== undefined) {
+      throw new TypeError(
+        `InsufficientScopeError: ${JSON.stringify(bad)} is not an RFC 6749 scope-token`,
+      );
+    }
+    this.scopes = Object.freeze([...new Set(scopes as string[])]);
+  }
+}
 
 /** A cookie credential was presented without a valid CSRF proof and nothing else accepted (403). */
 export class CsrfError extends errorKind('VOUCH_ERR_CSRF', 403, 'CSRF check Failed') {}

@@ -1,4 +1,7 @@
 import { ConfigurationError } from './errors.js';
+import { isScopeToken } from './scope-token.js';
+
+export { isScopeToken } from './scope-token.js';
 
 /**
  * The scopes a credential's value grants, read from its usual places: `scopes` (a list, as the
@@ -15,19 +18,6 @@ export function grantedScopes(value: unknown): readonly string[] {
     if (Array.isArray(claim)) return claim.filter((part) => typeof part === 'string');
   }
   return [];
-}
-
-// RFC 6749 §3.3 scope-token: printable ASCII but space, `"` and `\`.
-const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
-
-/**
- * Whether `scope` is an RFC 6749 §3.3 scope-token: one or more printable ASCII characters, none
- * a space, `"` or `\`.
- *
- * @example isScopeToken('pets:read') // true; isScopeToken('pets read') // false
- */
-export function isScopeToken(scope: string): boolean {
-  return SCOPE_TOKEN.test(scope);
 }
 
 /** Checks the scopes an operation declares, naming `where` when one cannot be a scope. */

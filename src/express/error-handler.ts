@@ -49,7 +49,7 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
       return (answerer.handler as ExceptionHandler)(error as Error, req, res);
     }
     if (answerer !== undefined) {
-      sendVouchError(res, answerer.vouch, challengesOf(req));
+      sendVouchError(res, answerer.vouch, challengesOf(req, error));
       return undefined;
     }
     log('vouch: request failed', error instanceof Error ? error : new Error(String(error)));

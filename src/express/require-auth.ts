@@ -1,8 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { AuthOf, AuthSpec, Requirement } from '../core/auth-spec.js';
+import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
 import { evaluate } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
 import { checkWinner } from '../internal/check-winner.js';
+import { afterAuthChallenges, type Won } from '../internal/won.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
@@ -53,16 +54,21 @@ interface State {
   /** Routes whose first handler, a requireAuth, ran: `req.route` may still name them later. */
   opened: Route[];
   challenges: readonly string[];
-  /** The requirement that authenticated the request, for authOf. */
-  winner: Requirement | null;
+  /** What authenticated the request, for authOf and a handler's step-up. */
+  won: Won | undefined;
 }
 
 const declarations = new WeakMap<object, Declaration>();
 const states = new WeakMap<Request, State>();
 
-/** Challenges of the authenticators tried on a request whose hook threw, for the error handler. */
-export function challengesOf(req: Request): readonly string[] {
-  return states.get(req)?.challenges ?? [];
+/**
+ * The challenges for the error handler: those of the authenticators tried on a request whose
+ * hook threw, else those of an `error` a handler threw after authentication (a step-up).
+ */
+export function challengesOf(req: Request, error?: unknown): readonly string[] {
+  const state = states.get(req);
+  if (state === undefined) return [];
+  return state.challenges.length > 0 ? state.challenges : afterAuthChallenges(error, state.won);
 }
 
 /**
@@ -73,7 +79,11 @@ export function challengesOf(req: Request): readonly string[] {
  * @example const user = authOf(req, bearer);
  */
 export function authOf<const TSpec extends AuthSpec>(req: Request, auth: TSpec): AuthOf<TSpec> {
-  checkWinner(states.get(req)?.winner ?? null, auth, () => `${req.method} ${routeOf(req)}`);
+  checkWinner(
+    states.get(req)?.won?.requirement ?? null,
+    auth,
+    () => `${req.method} ${routeOf(req)}`,
+  );
   return req.auth as AuthOf<TSpec>;
 }
 
@@ -115,7 +125,7 @@ export function requireAuth<const TSpec extends AuthSpec>(
         foreseenFor: undefined,
         opened: [],
         challenges: [],
-        winner: null,
+        won: undefined,
       };
       states.set(req, state);
     }
@@ -273,7 +283,7 @@ async function run(
     return;
   }
   req.auth = result.value;
-  state.winner = result.requirement;
+  state.won = { requirement: result.requirement, engine: declaration.engine };
   // Before the handler, which may set its own.
   if (answersPrivately(declaration, result.requirement, res, hasCacheControl)) {
     res.setHeader('cache-control', 'private');

@@ -6,6 +6,7 @@ import {
   type HandlerEntry,
 } from '../internal/handler-for.js';
 import { JSON_TYPE, SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
+import { afterAuthChallenges, type Won } from '../internal/won.js';
 import { sendVouchError } from './send-vouch-error.js';
 
 export type { ErrorClass } from '../internal/handler-for.js';
@@ -35,6 +36,8 @@ export function exceptionHandler<TError extends Error>(
 
 /** Challenges recorded for the 401 of a request, kept on the request by the plugin. */
 export const kChallenges = Symbol('vouch.challenges');
+/** What authenticated a request, kept on the request by the plugin. */
+export const kWinner = Symbol('vouch.winner');
 
 /**
  * Builds the API's error handler: a registered handler for the error's class (the most specific
@@ -58,10 +61,13 @@ export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
       return (answerer.handler as ExceptionHandler)(error, request, reply);
     }
     if (answerer !== undefined) {
-      const challenges = (request as FastifyRequest & { [kChallenges]?: readonly string[] })[
-        kChallenges
-      ];
-      return sendVouchError(reply, answerer.vouch, challenges ?? []);
+      const kept = request as FastifyRequest & {
+        [kChallenges]?: readonly string[] | null;
+        [kWinner]?: Won | null;
+      };
+      const challenges =
+        kept[kChallenges] ?? afterAuthChallenges(error, kept[kWinner] ?? undefined);
+      return sendVouchError(reply, answerer.vouch, challenges);
     }
     const status = (error as { statusCode?: unknown }).statusCode;
     // Fastify's own client errors (validation, body too large, …) keep their usual answer.

@@ -12,11 +12,13 @@ import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.
 import { evaluate, type AuthResult } from '../core/authenticate.js';
 import { isPromiseLike } from '../core/outcome.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
+import type { OperationAuth } from '../core/operation-auth.js';
 import { SchemeRegistry } from '../core/scheme-registry.js';
 import { requirePrintable } from '../core/configuration-checks.js';
 import { declare, operationAuth, type Declaration } from '../internal/declaration.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
 import { withHeaders } from '../internal/with-headers.js';
+import type { Won } from '../internal/won.js';
 import {
   createCsrfVerifier,
   type CsrfOptions,
@@ -25,6 +27,7 @@ import {
 import {
   createErrorHandler,
   kChallenges,
+  kWinner,
   type ExceptionHandlerEntry,
 } from './exception-handlers.js';
 import { setRouteAuth } from './route-auth.js';
@@ -49,11 +52,10 @@ export interface VouchOptions {
   readonly errorHandler?: boolean;
 }
 
-const kWinner = Symbol('vouch.winner');
 const kCsrfDeferred = Symbol('vouch.csrfDeferred');
 
 interface VouchRequest extends FastifyRequest {
-  [kWinner]: Requirement | null;
+  [kWinner]: Won | null;
   [kCsrfDeferred]: string | null;
   [kChallenges]: readonly string[] | null;
 }
@@ -70,6 +72,7 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
   if (csrfOff) app.log.warn('vouch: CSRF protection is disabled (csrf: false)');
 
   const registry = new SchemeRegistry();
+  const operations: OperationAuth[] = [];
   app.decorate('vouch', {
     securitySchemes: () => registry.toComponents(),
     realm,
@@ -77,6 +80,7 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
     csrfCookieName: protection?.cookieName ?? 'csrftoken',
     csrfHeaderName: protection?.headerName ?? 'X-CSRFToken',
     csrfProtection: protection,
+    operations: () => operations,
   });
   app.decorateRequest('auth', undefined);
   app.decorateRequest(kWinner, null);
@@ -123,7 +127,9 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
       { realm, csrf: csrfOn ? protection : false, scopes: scopes.set ? scopes.value : undefined },
       { where, methods, csrfOption: 'the vouch plugin csrf: { secret, trustedOrigins }' },
     );
-    setRouteAuth(route, operationAuth(declaration));
+    const operation = operationAuth(declaration);
+    setRouteAuth(route, operation);
+    operations.push(operation);
     if (declaration.requirements === null) return;
     registry.add(declaration.requirements, where);
     route.onRequest = [authHook(declaration), ...toArray(route.onRequest)];
@@ -171,7 +177,7 @@ function conclude(
   const vouchRequest = request as VouchRequest;
   if (result.ok) {
     request.auth = result.value;
-    vouchRequest[kWinner] = result.requirement;
+    vouchRequest[kWinner] = { requirement: result.requirement, engine: declaration.engine };
     if (result.csrfDeferred !== undefined) vouchRequest[kCsrfDeferred] = result.csrfDeferred;
     // Before the handler, which may set its own.
     if (answersPrivately(declaration, result.requirement, reply, hasCacheControl)) {
@@ -210,7 +216,7 @@ const hasCacheControl = (reply: FastifyReply): boolean => reply.hasHeader('cache
 
 /** The winning requirement of an authenticated request, or `null`. */
 export function winnerOf(request: FastifyRequest): Requirement | null {
-  return (request as VouchRequest)[kWinner] ?? null;
+  return (request as VouchRequest)[kWinner]?.requirement ?? null;
 }
 
 /**

@@ -48,7 +48,7 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
     if (answerer !== undefined && 'handler' in answerer) {
       return (answerer.handler as ExceptionHandler)(error, c);
     }
-    if (answerer !== undefined) return sendVouchError(answerer.vouch, challengesOf(c));
+    if (answerer !== undefined) return sendVouchError(answerer.vouch, challengesOf(c, error));
     if (error instanceof HTTPException) return error.getResponse();
     log('vouch: request failed', error);
     return new Response(SERVER_FAULT_BODY, {

@@ -1,10 +1,11 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { matchedRoutes, routePath } from 'hono/route';
-import type { AuthOf, AuthSpec, Requirement } from '../core/auth-spec.js';
+import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
 import { evaluate } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
 import { checkWinner } from '../internal/check-winner.js';
+import { afterAuthChallenges, type Won } from '../internal/won.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
 import { PASS, Search, STOP, type Decision, type Step } from '../internal/precedence.js';
@@ -26,12 +27,15 @@ const declarations = new WeakMap<object, Declaration>();
 const coveredUntil = new WeakMap<Context, number>();
 const challenges = new WeakMap<Context, readonly string[]>();
 
-// The requirement that authenticated each request, for authOf.
-const winners = new WeakMap<Context, Requirement>();
+// What authenticated each request, for authOf and a handler's step-up.
+const winners = new WeakMap<Context, Won>();
 
-/** Challenges of the authenticators tried on a request whose hook threw, for the error handler. */
-export function challengesOf(c: Context): readonly string[] {
-  return challenges.get(c) ?? [];
+/**
+ * The challenges for the error handler: those of the authenticators tried on a request whose
+ * hook threw, else those of an `error` a handler threw after authentication (a step-up).
+ */
+export function challengesOf(c: Context, error?: unknown): readonly string[] {
+  return challenges.get(c) ?? afterAuthChallenges(error, winners.get(c));
 }
 
 /**
@@ -42,7 +46,7 @@ export function challengesOf(c: Context): readonly string[] {
  * @example const user = authOf(c, bearer);
  */
 export function authOf<const TSpec extends AuthSpec>(c: Context, auth: TSpec): AuthOf<TSpec> {
-  checkWinner(winners.get(c) ?? null, auth, () => `${c.req.method} ${routePath(c)}`);
+  checkWinner(winners.get(c)?.requirement ?? null, auth, () => `${c.req.method} ${routePath(c)}`);
   return c.get('auth') as AuthOf<TSpec>;
 }
 
@@ -115,7 +119,8 @@ function stepOf(route: RouterRoute, index: number): Step<number> {
   return route.method === 'ALL' && handler.length >= 2 ? PASS : STOP;
 }
 
-function declarationOf(route: RouterRoute): Declaration | undefined {
+/** The declaration of a matched route, where its handler is a requireAuth. */
+export function declarationOf(route: RouterRoute): Declaration | undefined {
   return declarations.get(handlerOf(route));
 }
 
@@ -150,7 +155,7 @@ async function run(
     return sendVouchError(new CsrfError(), []);
   }
   c.set('auth', result.value);
-  winners.set(c, result.requirement);
+  winners.set(c, { requirement: result.requirement, engine: declaration.engine });
   await next();
   // After the handler, since a Response it returns replaces what was set before.
   if (answersPrivately(declaration, result.requirement, c, hasCacheControl)) {

@@ -107,16 +107,33 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
     return this.#scheme;
   }
 
-  override challenge(realm: string, rejected: boolean): string {
-    const base = `Bearer realm=${quote(realm)}`;
-    return rejected ? `${base}, error="invalid_token"` : base;
+  /**
+   * `Bearer realm="…"`, with `error="invalid_token"` for a token refused. Under a protected
+   * resource it also names the scopes the operation requires and the resource's metadata
+   * (RFC 9728 §5.1), so that a client learns where to get a token and for what.
+   */
+  override challenge(realm: string, rejected: boolean, scopes: readonly string[] = []): string {
+    const error = rejected ? ', error="invalid_token"' : '';
+    const scope = this.resource === undefined ? '' : scopeParam(scopes);
+    return `Bearer realm=${quote(realm)}${error}${scope}${this.#metadataParam()}`;
   }
 
   override badRequestChallenge(realm: string): string {
-    return `Bearer realm=${quote(realm)}, error="invalid_request"`;
+    return `Bearer realm=${quote(realm)}, error="invalid_request"${this.#metadataParam()}`;
   }
 
+  /** `error="insufficient_scope"` naming every scope the call needs (RFC 6750 §3.1). */
   override scopeChallenge(realm: string, scopes: readonly string[]): string {
-    return `Bearer realm=${quote(realm)}, error="insufficient_scope", scope=${quote(scopes.join(' '))}`;
+    const needed = scopeParam(scopes);
+    return `Bearer realm=${quote(realm)}, error="insufficient_scope"${needed}${this.#metadataParam()}`;
   }
+
+  #metadataParam(): string {
+    const { resource } = this;
+    return resource === undefined ? '' : `, resource_metadata=${quote(resource.metadataUrl)}`;
+  }
+}
+
+function scopeParam(scopes: readonly string[]): string {
+  return scopes.length === 0 ? '' : `, scope=${quote(scopes.join(' '))}`;
 }

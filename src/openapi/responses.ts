@@ -85,7 +85,7 @@ export function errorResponses(
           },
     );
   }
-  const challenges = challengesOf(all, realm);
+  const challenges = challengesOf(all, realm, route.scopes ?? []);
   responses['401'] = errorResponse(
     'Unauthorized: no authenticator accepted the request',
     challenges.length === 0
@@ -141,8 +141,12 @@ function members(requirements: readonly Requirement[]): Authenticator[] {
   return requirements.flat();
 }
 
-function challengesOf(all: readonly Authenticator[], realm: string): string[] {
-  return distinctLines(all, (member) => member.challenge(member.realm ?? realm, false));
+function challengesOf(
+  all: readonly Authenticator[],
+  realm: string,
+  scopes: readonly string[],
+): string[] {
+  return distinctLines(all, (member) => member.challenge(member.realm ?? realm, false, scopes));
 }
 
 function errorResponse(
