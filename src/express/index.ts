@@ -12,3 +12,4 @@ export type { ErrorClass } from '../internal/handler-for.js';
 export { documentSecurity, type RoutedApp } from './document-security.js';
 export { csrfRequestInterceptor, type CsrfNames } from '../openapi/csrf-request-interceptor.js';
 export { persistTokensOnly, type SwaggerUiPlugin } from '../openapi/persist-tokens-only.js';
+export { serveResourceMetadata, type RoutingApp } from './resource-metadata.js';

@@ -7,6 +7,7 @@ export {
   type ExceptionHandlerEntry,
 } from './exception-handlers.js';
 export { vouch, winnerOf, type VouchOptions } from './plugin.js';
+export { serveResourceMetadata } from './resource-metadata.js';
 export { routeAuthOf } from './route-auth.js';
 export { router, type RouterOptions } from './router.js';
 export { sendVouchError } from './send-vouch-error.js';

@@ -4,6 +4,7 @@
 import type * as fastifyTypes from 'fastify';
 import type { AuthSpec } from '../core/auth-spec.js';
 import type { CsrfOptions, CsrfProtection } from '../csrf/csrf-protection.js';
+import type { OperationAuth } from '../core/operation-auth.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 
 /** What the vouch plugin decorates the Fastify instance with. */
@@ -23,6 +24,8 @@ export interface VouchDecoration {
    * the same secret and origins; `undefined` when the plugin was given no `csrf` options.
    */
   readonly csrfProtection: CsrfProtection | undefined;
+  /** The authentication in force on every route declared so far, as its routing resolved it. */
+  operations(): readonly OperationAuth[];
 }
 
 declare module 'fastify' {

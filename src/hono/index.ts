@@ -15,3 +15,4 @@ export {
   type CsrfNames,
 } from '../openapi/csrf-interceptor-source.js';
 export { persistTokensOnlySource } from '../openapi/persist-tokens-only-source.js';
+export { serveResourceMetadata, type RoutingApp } from './resource-metadata.js';

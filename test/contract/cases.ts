@@ -16,6 +16,9 @@ export interface Expected {
   readonly retryAfter?: string;
   /** The `auth` the middleware after the app-wide declaration saw (`null` when none). */
   readonly seen?: unknown;
+  /** A whole body other than the handler's `{ auth }` (a 200 of vouch's own). */
+  readonly body?: unknown;
+  readonly allowOrigin?: string;
 }
 
 export interface ContractCase {
@@ -33,6 +36,21 @@ const BASIC = 'Basic realm="api", charset="UTF-8"';
 const QUERY = 'APIKey realm="api", in="query", name="api_key"';
 const HEADER = 'APIKey realm="api", in="header", name="X-API-Key"';
 const ANN = { user: 'ann' };
+const RESOURCE_BEARER = 'Bearer realm="api"';
+const METADATA =
+  ', resource_metadata="https://api.example/.well-known/oauth-protected-resource/mcp"';
+const METADATA_BODY = {
+  resource: 'https://api.example/mcp',
+  authorization_servers: ['https://login.example'],
+  scopes_supported: ['mcp:read', 'mcp:tools'],
+  bearer_methods_supported: ['header'],
+};
+/** A 403 naming every scope needed, pointing to the resource's metadata. */
+const resourceInsufficient = (scopes: string) => ({
+  status: 403,
+  detail: 'Forbidden',
+  challenges: [`${RESOURCE_BEARER}, error="insufficient_scope", scope="${scopes}"${METADATA}`],
+});
 
 type Headers = Record<string, string | string[]>;
 const send = (method: Method, path: string, headers: Headers, body?: string): ContractRequest =>
@@ -568,6 +586,70 @@ const rows: readonly (readonly [string, ContractRequest, Expected, Shape?])[] = 
     'hook throws an error with a handler',
     get('/bearer', bearer('teapot')),
     { status: 418, detail: "I'm a teapot" },
+  ],
+  [
+    'resource: no token, the challenge names the scope and the metadata',
+    get('/mcp/tools'),
+    unauthorized([`${RESOURCE_BEARER}, scope="mcp:tools"${METADATA}`]),
+  ],
+  [
+    'resource: a token refused',
+    get('/mcp/tools', bearer('nope')),
+    unauthorized([`${RESOURCE_BEARER}, error="invalid_token", scope="mcp:tools"${METADATA}`]),
+  ],
+  [
+    'resource: a route without scopes names none',
+    get('/mcp/open'),
+    unauthorized([`${RESOURCE_BEARER}${METADATA}`]),
+  ],
+  [
+    'resource: after a key, both challenge',
+    get('/mcp/read'),
+    unauthorized([HEADER, `${RESOURCE_BEARER}, scope="mcp:read"${METADATA}`]),
+  ],
+  [
+    'resource: a token without the scope',
+    get('/mcp/tools', bearer('other-token')),
+    resourceInsufficient('mcp:tools'),
+  ],
+  [
+    'resource: a token with the scope',
+    get('/mcp/tools', bearer('tools-token')),
+    { status: 200, auth: { sub: 'ann', scope: 'mcp:tools' }, challenges: [] },
+  ],
+  [
+    'step-up: the handler asks for more, named with the route scope',
+    get('/mcp/admin', bearer('tools-token')),
+    resourceInsufficient('mcp:tools mcp:admin'),
+  ],
+  [
+    'step-up: a token with both',
+    get('/mcp/admin', bearer('admin-token')),
+    { status: 200, auth: { sub: 'ann', scope: 'mcp:tools mcp:admin' }, challenges: [] },
+  ],
+  [
+    'resource metadata: without credentials, to any origin, with the scopes of its routes',
+    get('/.well-known/oauth-protected-resource/mcp'),
+    { status: 200, body: METADATA_BODY, allowOrigin: '*', challenges: [] },
+  ],
+  [
+    'resource metadata: at the well-known path alone too',
+    get('/.well-known/oauth-protected-resource'),
+    { status: 200, body: METADATA_BODY, allowOrigin: '*', challenges: [] },
+  ],
+  [
+    'resource metadata: a credential changes nothing',
+    get('/.well-known/oauth-protected-resource/mcp', bearer('nope')),
+    { status: 200, body: METADATA_BODY, allowOrigin: '*', challenges: [] },
+  ],
+  [
+    'resource metadata: a CORS preflight',
+    send('OPTIONS', '/.well-known/oauth-protected-resource/mcp', {
+      origin: 'https://client.example',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'mcp-protocol-version',
+    }),
+    { status: 204, body: undefined, allowOrigin: '*', challenges: [] },
   ],
 ];
 

@@ -7,12 +7,15 @@ import {
   AuthenticationError,
   AuthorizationError,
   HttpBasic,
+  grantedScopes,
   HttpBearer,
+  InsufficientScopeError,
   StoreUnavailableError,
   type AuthSpec,
   type RequestView,
 } from '../../src/index.js';
 import { createCsrfVerifier, type CsrfOptions } from '../../src/csrf/index.js';
+import { protectedResource } from '../../src/oauth/index.js';
 import { MemorySessionStore, SessionAuth } from '../../src/session/index.js';
 
 /** An error of the application's own, with an exception handler registered for it. */
@@ -45,6 +48,20 @@ export const bearer = new HttpBearer({
     }
   },
 });
+/** An OAuth protected resource, and the Bearer tokens minted for it. */
+export const resource = protectedResource({
+  resource: 'https://api.example/mcp',
+  authorizationServers: ['https://login.example'],
+});
+export const resourceBearer = new HttpBearer({
+  resource,
+  tokens: new Map([
+    ['tools-token', { sub: 'ann', scope: 'mcp:tools' }],
+    ['admin-token', { sub: 'ann', scope: 'mcp:tools mcp:admin' }],
+    ['other-token', { sub: 'ann', scope: 'pets:read' }],
+  ]),
+});
+
 export const basic = new HttpBasic({
   authenticate: (_request, username, password) =>
     (username === 'ann' && password === 'sec:ret') || (username === 'zoë' && password === 'pw')
@@ -112,6 +129,21 @@ export interface RouteDeclaration {
   readonly scopes?: readonly string[];
   /** A `Cache-Control` the handler sets of its own. */
   readonly cacheControl?: string;
+  /** Scopes the handler asks for beyond the route's, throwing when the caller lacks them. */
+  readonly stepUp?: readonly string[];
+}
+
+/**
+ * What every route's handler answers: the `auth` it saw, after asking for the scopes of a
+ * step-up that the credential must grant as well.
+ */
+export function handlerAnswer(route: RouteDeclaration, auth: unknown): { auth: unknown } {
+  const needed = route.stepUp ?? [];
+  const granted = grantedScopes(auth);
+  if (!needed.every((scope) => granted.includes(scope))) {
+    throw new InsufficientScopeError({ scopes: needed });
+  }
+  return { auth: auth ?? null };
 }
 
 /**
@@ -161,6 +193,8 @@ export interface AppDeclaration {
   readonly guarded: readonly GuardedDeclaration[];
   /** The response of the registered exception handler for {@link TeapotError}. */
   readonly teapot: { readonly status: 418; readonly detail: string };
+  /** The protected resource whose metadata every harness serves, after its routes. */
+  readonly resource: typeof resource;
 }
 
 export const app: AppDeclaration = {
@@ -191,6 +225,18 @@ export const app: AppDeclaration = {
     { method: 'GET', path: '/scoped', auth: bearer, scopes: ['pets:read'] },
     { method: 'GET', path: '/scoped-list', auth: [headerKey, bearer], scopes: ['pets:write'] },
     { method: 'ALL', path: '/any', auth: null },
+    { method: 'GET', path: '/mcp/tools', auth: resourceBearer, scopes: ['mcp:tools'] },
+    {
+      method: 'GET',
+      path: '/mcp/admin',
+      auth: resourceBearer,
+      scopes: ['mcp:tools'],
+      stepUp: ['mcp:admin'],
+    },
+    { method: 'GET', path: '/mcp/read', auth: [headerKey, resourceBearer], scopes: ['mcp:read'] },
+    { method: 'GET', path: '/mcp/open', auth: resourceBearer },
+    // Another Bearer's scopes are not the resource's.
+    { method: 'GET', path: '/pets/write', auth: bearer, scopes: ['pets:write'] },
   ],
   groups: [
     {
@@ -221,4 +267,5 @@ export const app: AppDeclaration = {
     { shape: 'mounted app', path: '/mounted/open' },
   ],
   teapot: { status: 418, detail: "I'm a teapot" },
+  resource,
 };

@@ -1,9 +1,14 @@
 // The contract table on Express 5: requireAuth on the app, Routers and routes.
 import express, { type RequestHandler, type Router } from 'express';
-import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/express/index.js';
+import {
+  exceptionHandler,
+  requireAuth,
+  serveResourceMetadata,
+  vouchErrorHandler,
+} from '../../src/express/index.js';
 import { createCsrfVerifier, type CsrfProtection } from '../../src/csrf/index.js';
 import type { AppDeclaration, GroupDeclaration, RouteDeclaration } from './declarations.js';
-import { TeapotError } from './declarations.js';
+import { handlerAnswer, TeapotError } from './declarations.js';
 import { listening, seenHeader, type Harness } from './harness.js';
 import { runContract } from './run.js';
 
@@ -11,7 +16,7 @@ const answer =
   (route: RouteDeclaration): RequestHandler =>
   (req, res) => {
     if (route.cacheControl !== undefined) res.set('cache-control', route.cacheControl);
-    res.json({ auth: req.auth ?? null });
+    res.json(handlerAnswer(route, req.auth));
   };
 
 const handOn = (_req: unknown, _res: unknown, next: () => void) => {
@@ -67,6 +72,7 @@ export const expressHarness: Harness = {
       } else app.get(path, guard, handler);
     }
     for (const group of declaration.groups) app.use(group.prefix, routerOf(group, csrf));
+    serveResourceMetadata(app, declaration.resource);
     const { status, detail } = declaration.teapot;
     app.use(
       vouchErrorHandler({

@@ -1,9 +1,9 @@
 // The contract table on Fastify: the vouch plugin, routers and per-route `auth`.
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { exceptionHandler, router, vouch } from '../../src/fastify/index.js';
+import { exceptionHandler, router, serveResourceMetadata, vouch } from '../../src/fastify/index.js';
 import type { AppDeclaration, GroupDeclaration, RouteDeclaration } from './declarations.js';
-import { TeapotError } from './declarations.js';
+import { handlerAnswer, TeapotError } from './declarations.js';
 import { seenHeader, type Harness } from './harness.js';
 import { runContract } from './run.js';
 
@@ -16,7 +16,7 @@ function declare(app: FastifyInstance, route: RouteDeclaration): void {
     ...(route.scopes === undefined ? {} : { scopes: route.scopes }),
     handler: async (request, reply) => {
       if (route.cacheControl !== undefined) reply.header('cache-control', route.cacheControl);
-      return { auth: request.auth ?? null };
+      return handlerAnswer(route, request.auth);
     },
   });
 }
@@ -54,6 +54,7 @@ export const fastifyHarness: Harness = {
     for (const group of declaration.groups) {
       await app.register(routerOf(group), { prefix: group.prefix });
     }
+    serveResourceMetadata(app, declaration.resource);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     return {

@@ -54,6 +54,7 @@ export interface ContractAnswer {
   readonly challenges: readonly string[];
   readonly cacheControl: string | undefined;
   readonly retryAfter: string | undefined;
+  readonly allowOrigin: string | undefined;
   /** The `auth` the middleware after the app-wide declaration saw, if it ran. */
   readonly seen: unknown;
   /** Parsed when the answer says JSON, else the text. */
@@ -86,6 +87,7 @@ export function send(port: number, req: ContractRequest): Promise<ContractAnswer
             challenges,
             cacheControl: res.headers['cache-control'],
             retryAfter: res.headers['retry-after'],
+            allowOrigin: res.headers['access-control-allow-origin'],
             seen: seenOf(res.headers['x-seen-auth']),
             body: bodyOf(text, res.headers['content-type']),
           });

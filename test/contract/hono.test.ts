@@ -1,10 +1,15 @@
 // The contract table on Hono over @hono/node-server: requireAuth on the app, sub-apps and routes.
 import { serve } from '@hono/node-server';
 import { Hono, type Handler, type MiddlewareHandler } from 'hono';
-import { exceptionHandler, requireAuth, vouchErrorHandler } from '../../src/hono/index.js';
+import {
+  exceptionHandler,
+  requireAuth,
+  serveResourceMetadata,
+  vouchErrorHandler,
+} from '../../src/hono/index.js';
 import { createCsrfVerifier, type CsrfProtection } from '../../src/csrf/index.js';
 import type { AppDeclaration, GroupDeclaration, RouteDeclaration } from './declarations.js';
-import { TeapotError } from './declarations.js';
+import { handlerAnswer, TeapotError } from './declarations.js';
 import type { Server } from 'node:http';
 import { listening, seenHeader, type Harness } from './harness.js';
 import { runContract } from './run.js';
@@ -13,7 +18,7 @@ const answer =
   (route: RouteDeclaration): Handler =>
   (c) => {
     if (route.cacheControl !== undefined) c.header('cache-control', route.cacheControl);
-    return c.json({ auth: (c.get('auth') as unknown) ?? null });
+    return c.json(handlerAnswer(route, c.get('auth') as unknown));
   };
 const handOn: MiddlewareHandler = async (_c, next) => {
   await next();
@@ -76,6 +81,7 @@ export const honoHarness: Harness = {
     for (const group of declaration.groups) {
       app.route(group.prefix, subApp(group, csrf));
     }
+    serveResourceMetadata(app, declaration.resource);
     return listening(serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }) as Server);
   },
 };

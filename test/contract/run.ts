@@ -21,7 +21,11 @@ export function runContract(harness: Harness): void {
         assert.equal(answer.status, expected.status, JSON.stringify(answer.body));
         // A HEAD answer has headers only.
         if (request.method === 'HEAD') assert.equal(answer.body, undefined);
-        else if (expected.status === 200) {
+        else if ('body' in expected) {
+          assert.deepEqual(answer.body, expected.body);
+          if (expected.body !== undefined)
+            assert.match(answer.contentType ?? '', /^application\/json/);
+        } else if (expected.status === 200) {
           assert.deepEqual(answer.body, { auth: expected.auth });
         } else {
           assert.equal(answer.contentType, 'application/json; charset=utf-8');
@@ -39,6 +43,9 @@ export function runContract(harness: Harness): void {
           assert.equal(answer.cacheControl, expected.cacheControl);
         }
         if (expected.retryAfter !== undefined) assert.equal(answer.retryAfter, expected.retryAfter);
+        if (expected.allowOrigin !== undefined) {
+          assert.equal(answer.allowOrigin, expected.allowOrigin);
+        }
         if ('seen' in expected) assert.deepEqual(answer.seen, expected.seen);
       });
     }
