@@ -1,4 +1,11 @@
 export {
+  IntrospectionBearer,
+  type IntrospectionBearerOptions,
+  type IntrospectionMap,
+} from './introspection-bearer.js';
+export type { IntrospectionClientAuthentication } from './introspect-token.js';
+export type { IntrospectionAnswer } from './judge-introspection.js';
+export {
   protectedResource,
   ProtectedResource,
   RESOURCE_METADATA_PATH,

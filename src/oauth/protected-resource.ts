@@ -144,7 +144,7 @@ function authorizationServers(issuers: unknown): readonly string[] {
 }
 
 /** An absolute `https` URL, or `http` on a loopback host; a `ConfigurationError` naming `what` else. */
-function absoluteUrl(value: unknown, what: string): URL {
+export function absoluteUrl(value: unknown, what: string): URL {
   const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
   if (
     url === undefined ||

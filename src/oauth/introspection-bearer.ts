@@ -1,0 +1,269 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { AuthenticatorOptions } from '../core/authenticator.js';
+import { ConfigurationError } from '../core/errors.js';
+import type { Awaitable, Nothing } from '../core/outcome.js';
+import type { AuthRequest } from '../core/request.js';
+import { utf8 } from '../core/utf8.js';
+import { HttpBearer, type BearerHook } from '../http/http-bearer.js';
+import { toBase64url } from '../internal/base64.js';
+import { ExpiringCache } from '../internal/expiring-cache.js';
+import {
+  introspectToken,
+  type IntrospectionCall,
+  type IntrospectionClientAuthentication,
+} from './introspect-token.js';
+import {
+  judgeIntrospection,
+  type IntrospectionAnswer,
+  type IntrospectionExpectations,
+} from './judge-introspection.js';
+import { absoluteUrl, type ProtectedResource } from './protected-resource.js';
+
+/** Turns an accepted introspection answer into `request.auth`, or returns nothing to refuse. */
+export type IntrospectionMap<TAuth> = (
+  answer: IntrospectionAnswer,
+  request: AuthRequest,
+) => Awaitable<TAuth | Nothing>;
+
+/**
+ * Options of {@link IntrospectionBearer}: the endpoint, the client it authenticates as, and
+ * either a `resource` or an `audience` and an `issuer`.
+ */
+export interface IntrospectionBearerOptions<TAuth = IntrospectionAnswer> extends Omit<
+  AuthenticatorOptions,
+  'consultsStore'
+> {
+  /** The authorization server's RFC 7662 endpoint (its metadata's `introspection_endpoint`). */
+  readonly introspectionEndpoint: string | URL;
+  /** The client id the resource introspects as (a confidential client of the server). */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** How it authenticates to the endpoint (default `client_secret_basic`). */
+  readonly clientAuthentication?: IntrospectionClientAuthentication;
+  /**
+   * The protected resource whose tokens it accepts: a token's `aud` must then be that resource
+   * identifier alone (as `JwtBearer` checks a resource's JWTs), `issuer` defaults to its
+   * authorization servers, and challenges point to its metadata.
+   */
+  readonly resource?: ProtectedResource | undefined;
+  /**
+   * Without a `resource`: the `aud` a token must carry (one of several, among others); `false`
+   * to accept any, deliberately. Not given with a `resource`, which decides the audience.
+   */
+  readonly audience?: string | readonly string[] | false;
+  /**
+   * The issuers whose `iss` an answer may name (an answer without `iss` speaks for the endpoint's
+   * server); `false` to accept any, deliberately. Default: the `resource`'s authorization servers.
+   */
+  readonly issuer?: string | readonly string[] | false;
+  /** Seconds of clock skew allowed when checking `exp` and `nbf` (default 5). */
+  readonly clockTolerance?: number;
+  /** Milliseconds one introspection may take (default 5000); beyond it, 503. */
+  readonly timeout?: number;
+  /** Milliseconds an active answer is reused at most (default 60000), never past its `exp`. */
+  readonly cacheMaxAge?: number;
+  /** Milliseconds a refusal is reused (default 5000): how long a flood of bad tokens is spared. */
+  readonly negativeCacheMaxAge?: number;
+  /** Answers kept at most, the least recently used leaving first (default 10000). */
+  readonly cacheSize?: number;
+  /**
+   * Makes `request.auth` from the accepted answer (and the request); without it, `request.auth`
+   * is the answer. Return `undefined`, `null` or `false` to refuse the token (401). Scopes are
+   * read from what it returns (`scope`): keep them there if routes require scopes.
+   */
+  readonly map?: IntrospectionMap<TAuth>;
+  /** Longest token accepted, in characters (default 4096). */
+  readonly maxLength?: number;
+  /** Documented description of the scheme. */
+  readonly description?: string;
+}
+
+/**
+ * Bearer tokens checked by asking the authorization server (RFC 7662 token introspection): for
+ * opaque access tokens, which only their issuer can read. The token goes to the endpoint in a
+ * form-encoded POST, the resource authenticating as a confidential client; an answer accepts
+ * only when `active` is `true` and its claims pass the checks the JWT path makes (see
+ * {@link judgeIntrospection}): the audience, the issuer, `exp` and `nbf`, and a plain Bearer
+ * token (`cnf` or a `token_type` other than `Bearer` refuses). `request.auth` is the answer, or
+ * what `map` makes of it; routes' `scopes` read its `scope`.
+ *
+ * Answers are cached under a SHA-256 digest of the token, never the token: an acceptance for at
+ * most `cacheMaxAge` and never past the token's `exp`, a refusal for `negativeCacheMaxAge`, so a
+ * revoked token is refused at the latest `cacheMaxAge` after the answer that accepted it.
+ * Requests with the same token while it is being introspected wait for that one call. An
+ * endpoint down, slower than `timeout`, or answering anything but 200 and an RFC 7662 JSON object
+ * is a `StoreUnavailableError` (503 with `Retry-After`), and nothing is cached for it.
+ *
+ * Documented as `{ type: 'http', scheme: 'bearer' }` under the name `bearerAuth_introspection`:
+ * an opaque token has no format to name.
+ *
+ * @example
+ * const api = protectedResource({
+ *   resource: 'https://api.example.com/mcp',
+ *   authorizationServers: ['https://login.example.com'],
+ * });
+ * const bearer = new IntrospectionBearer({
+ *   resource: api,
+ *   introspectionEndpoint: 'https://login.example.com/oauth2/introspect',
+ *   clientId: 'api',
+ *   clientSecret: process.env.INTROSPECTION_SECRET,
+ * });
+ */
+export class IntrospectionBearer<TAuth = IntrospectionAnswer> extends HttpBearer<TAuth> {
+  constructor(options: IntrospectionBearerOptions<TAuth>) {
+    super({
+      name: options.name ?? 'bearerAuth_introspection',
+      ...(options.realm === undefined ? {} : { realm: options.realm }),
+      ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
+      ...(options.description === undefined ? {} : { description: options.description }),
+      resource: options.resource,
+      // The endpoint may be down or slow: the 503 is documented on the routes it protects.
+      consultsStore: true,
+      authenticate: introspectionHook(options),
+    });
+  }
+}
+
+/** A verdict as cached: the accepted answer, or `false` for a refusal. */
+type Verdict = IntrospectionAnswer | false;
+
+/**
+ * The hook of an {@link IntrospectionBearer}: a cached verdict when there is one (answered
+ * synchronously), else one introspection shared by every request with the token meanwhile.
+ */
+function introspectionHook<TAuth>(options: IntrospectionBearerOptions<TAuth>): BearerHook<TAuth> {
+  const call = introspectionCall(options);
+  const expected = expectations(options);
+  const maxAge = whole(options.cacheMaxAge, 60_000, 'cacheMaxAge');
+  const negativeMaxAge = whole(options.negativeCacheMaxAge, 5000, 'negativeCacheMaxAge');
+  const cache = new ExpiringCache<Verdict>(whole(options.cacheSize, 10_000, 'cacheSize'));
+  const inFlight = new Map<string, Promise<Verdict>>();
+  const map = options.map;
+
+  const ask = (token: string, key: string): Promise<Verdict> => {
+    const pending = introspectToken(call, token).then((answer): Verdict => {
+      const now = Date.now();
+      if (!judgeIntrospection(answer, expected, now)) {
+        cache.set(key, false, now + negativeMaxAge, now);
+        return false;
+      }
+      const accepted = deepFreeze(answer);
+      const exp = accepted.exp === undefined ? Infinity : accepted.exp * 1000;
+      cache.set(key, accepted, Math.min(now + maxAge, exp), now);
+      return accepted;
+    });
+    inFlight.set(key, pending);
+    const settled = () => inFlight.delete(key);
+    pending.then(settled, settled);
+    return pending;
+  };
+
+  return (request, token) => {
+    const accept = (verdict: Verdict): Awaitable<TAuth | Nothing> => {
+      if (verdict === false) return undefined;
+      return map === undefined ? (verdict as TAuth) : map(verdict, request);
+    };
+    // The digest keys the cache, so no token stays in memory after its request.
+    const key = toBase64url(sha256(utf8(token)));
+    const cached = cache.get(key, Date.now());
+    if (cached !== undefined) return accept(cached);
+    return (inFlight.get(key) ?? ask(token, key)).then(accept);
+  };
+}
+
+const CLIENT_AUTHENTICATIONS: readonly string[] = ['client_secret_basic', 'client_secret_post'];
+
+function introspectionCall(options: IntrospectionBearerOptions<unknown>): IntrospectionCall {
+  const { clientId, clientSecret, clientAuthentication = 'client_secret_basic' } = options;
+  const endpoint = absoluteUrl(
+    options.introspectionEndpoint instanceof URL
+      ? options.introspectionEndpoint.href
+      : options.introspectionEndpoint,
+    'IntrospectionBearer introspectionEndpoint',
+  );
+  // Errors name the endpoint: a secret in it would reach the logs.
+  if (endpoint.username !== '' || endpoint.password !== '' || endpoint.hash !== '') {
+    throw new ConfigurationError(
+      'IntrospectionBearer introspectionEndpoint must have no credentials and no fragment',
+    );
+  }
+  for (const [name, value] of Object.entries({ clientId, clientSecret })) {
+    if (typeof value !== 'string' || value === '') {
+      throw new ConfigurationError(`IntrospectionBearer needs ${name}, a non-empty string`);
+    }
+  }
+  if (!CLIENT_AUTHENTICATIONS.includes(clientAuthentication)) {
+    throw new ConfigurationError(
+      'IntrospectionBearer clientAuthentication must be client_secret_basic or client_secret_post',
+    );
+  }
+  const timeout = whole(options.timeout, 5000, 'timeout');
+  if (timeout === 0) throw new ConfigurationError('IntrospectionBearer timeout must be above 0');
+  return {
+    endpoint,
+    client: { id: clientId, secret: clientSecret, authentication: clientAuthentication },
+    timeout,
+  };
+}
+
+function expectations(options: IntrospectionBearerOptions<unknown>): IntrospectionExpectations {
+  const { resource, audience, issuer, clockTolerance = 5 } = options;
+  if (!(clockTolerance >= 0 && clockTolerance < Infinity)) {
+    throw new ConfigurationError(
+      'IntrospectionBearer clockTolerance must be a number of seconds, 0 or more',
+    );
+  }
+  if (resource !== undefined && audience !== undefined) {
+    throw new ConfigurationError(
+      'IntrospectionBearer takes a resource or an audience, not both: a resource is its tokens’ one audience',
+    );
+  }
+  const audiences = resource === undefined ? expected('audience', audience) : undefined;
+  const issuers =
+    resource !== undefined && issuer === undefined
+      ? resource.authorizationServers
+      : expected('issuer', issuer);
+  return {
+    audience:
+      resource !== undefined
+        ? { exactly: resource.resource }
+        : audiences === undefined
+          ? undefined
+          : { anyOf: audiences },
+    issuers,
+    clockTolerance,
+  };
+}
+
+/** The `audience` or `issuer` option as a list; `undefined` for `false` (any). */
+function expected(name: 'audience' | 'issuer', value: unknown): readonly string[] | undefined {
+  if (value === false) return undefined;
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  if (values.length === 0 || values.some((one) => typeof one !== 'string' || one === '')) {
+    const claim = name === 'issuer' ? 'iss' : 'aud';
+    throw new ConfigurationError(
+      `IntrospectionBearer needs ${name} (or a resource): the value(s) an answer's ${claim} must hold, or false to accept any`,
+    );
+  }
+  return values as string[];
+}
+
+function whole(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new ConfigurationError(`IntrospectionBearer ${name} must be a whole number, 0 or more`);
+  }
+  return value;
+}
+
+/**
+ * The answer frozen through and through: one cached answer is `request.auth` for many
+ * requests, so no handler may change what the next one reads.
+ */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const member of Object.values(value)) deepFreeze(member);
+  }
+  return value;
+}
