@@ -1,6 +1,7 @@
 export {
   IntrospectionBearer,
   type IntrospectionBearerOptions,
+  type IntrospectionBearerSettings,
   type IntrospectionMap,
 } from './introspection-bearer.js';
 export type { IntrospectionClientAuthentication } from './introspect-token.js';

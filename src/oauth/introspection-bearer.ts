@@ -25,37 +25,51 @@ export type IntrospectionMap<TAuth> = (
   request: AuthRequest,
 ) => Awaitable<TAuth | Nothing>;
 
+/** Trusted issuers: an answer's `iss`, when it has one, must be among them. */
+type Issuers = string | readonly string[] | false;
+
 /**
- * Options of {@link IntrospectionBearer}: the endpoint, the client it authenticates as, and
- * either a `resource` or an `audience` and an `issuer`.
+ * Options of {@link IntrospectionBearer}: the endpoint, the client it introspects as, and either
+ * a `resource` (its tokens' one audience) or an `audience` and an `issuer`.
  */
-export interface IntrospectionBearerOptions<TAuth = IntrospectionAnswer> extends Omit<
+export type IntrospectionBearerOptions<TAuth = IntrospectionAnswer> =
+  IntrospectionBearerSettings<TAuth> &
+    (
+      | {
+          /**
+           * The protected resource whose tokens it accepts: a token's `aud` must be that
+           * resource identifier alone (as a resource's JWTs must), `issuer` defaults to its
+           * authorization servers, and challenges point to its metadata.
+           */
+          readonly resource: ProtectedResource;
+          readonly audience?: never;
+          /** The issuers an answer's `iss` may name (default: the resource's authorization servers). */
+          readonly issuer?: Issuers;
+        }
+      | {
+          readonly resource?: undefined;
+          /** The `aud` a token must carry (one of several, among others); `false` for any, deliberately. */
+          readonly audience: string | readonly string[] | false;
+          /** The issuers an answer's `iss` may name; `false` for any, deliberately. */
+          readonly issuer: Issuers;
+        }
+    );
+
+/** The options of {@link IntrospectionBearer} other than what it checks the answer against. */
+export interface IntrospectionBearerSettings<TAuth> extends Omit<
   AuthenticatorOptions,
   'consultsStore'
 > {
-  /** The authorization server's RFC 7662 endpoint (its metadata's `introspection_endpoint`). */
+  /**
+   * The authorization server's RFC 7662 endpoint (its metadata's `introspection_endpoint`):
+   * `https`, or `http` on a loopback host; no credentials in it.
+   */
   readonly introspectionEndpoint: string | URL;
   /** The client id the resource introspects as (a confidential client of the server). */
   readonly clientId: string;
   readonly clientSecret: string;
   /** How it authenticates to the endpoint (default `client_secret_basic`). */
   readonly clientAuthentication?: IntrospectionClientAuthentication;
-  /**
-   * The protected resource whose tokens it accepts: a token's `aud` must then be that resource
-   * identifier alone (as `JwtBearer` checks a resource's JWTs), `issuer` defaults to its
-   * authorization servers, and challenges point to its metadata.
-   */
-  readonly resource?: ProtectedResource | undefined;
-  /**
-   * Without a `resource`: the `aud` a token must carry (one of several, among others); `false`
-   * to accept any, deliberately. Not given with a `resource`, which decides the audience.
-   */
-  readonly audience?: string | readonly string[] | false;
-  /**
-   * The issuers whose `iss` an answer may name (an answer without `iss` speaks for the endpoint's
-   * server); `false` to accept any, deliberately. Default: the `resource`'s authorization servers.
-   */
-  readonly issuer?: string | readonly string[] | false;
   /** Seconds of clock skew allowed when checking `exp` and `nbf` (default 5). */
   readonly clockTolerance?: number;
   /** Milliseconds one introspection may take (default 5000); beyond it, 503. */
@@ -207,32 +221,27 @@ function introspectionCall(options: IntrospectionBearerOptions<unknown>): Intros
 }
 
 function expectations(options: IntrospectionBearerOptions<unknown>): IntrospectionExpectations {
-  const { resource, audience, issuer, clockTolerance = 5 } = options;
+  const { resource, issuer, clockTolerance = 5 } = options;
   if (!(clockTolerance >= 0 && clockTolerance < Infinity)) {
     throw new ConfigurationError(
       'IntrospectionBearer clockTolerance must be a number of seconds, 0 or more',
     );
   }
-  if (resource !== undefined && audience !== undefined) {
-    throw new ConfigurationError(
-      'IntrospectionBearer takes a resource or an audience, not both: a resource is its tokens’ one audience',
-    );
-  }
-  const audiences = resource === undefined ? expected('audience', audience) : undefined;
   const issuers =
     resource !== undefined && issuer === undefined
       ? resource.authorizationServers
       : expected('issuer', issuer);
-  return {
-    audience:
-      resource !== undefined
-        ? { exactly: resource.resource }
-        : audiences === undefined
-          ? undefined
-          : { anyOf: audiences },
-    issuers,
-    clockTolerance,
-  };
+  if (resource === undefined) {
+    const audiences = expected('audience', options.audience);
+    return { audience: audiences && { anyOf: audiences }, issuers, clockTolerance };
+  }
+  // The types forbid both; JavaScript does not.
+  if ((options.audience as unknown) !== undefined) {
+    throw new ConfigurationError(
+      'IntrospectionBearer takes a resource or an audience, not both: a resource is its tokens’ one audience',
+    );
+  }
+  return { audience: { exactly: resource.resource }, issuers, clockTolerance };
 }
 
 /** The `audience` or `issuer` option as a list; `undefined` for `false` (any). */

@@ -14,7 +14,7 @@ import {
   IntrospectionBearer,
   protectedResource,
   type IntrospectionAnswer,
-  type IntrospectionBearerOptions,
+  type IntrospectionBearerSettings,
 } from '../../src/oauth/index.js';
 import {
   JWT_RESOURCE,
@@ -50,7 +50,7 @@ describe('RFC 7662 introspection (IntrospectionBearer against oidc-provider)', (
 
   /** An IntrospectionBearer for `resource` at this server, as its resource server client. */
   function bearer<TAuth = IntrospectionAnswer>(
-    options: Partial<IntrospectionBearerOptions<TAuth>> & { resourceId?: string } = {},
+    options: Partial<IntrospectionBearerSettings<TAuth>> & { resourceId?: string } = {},
   ): IntrospectionBearer<TAuth> {
     const { resourceId = OPAQUE_RESOURCE, ...rest } = options;
     return new IntrospectionBearer<TAuth>({
