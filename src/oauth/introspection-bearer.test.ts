@@ -43,6 +43,7 @@ describe('IntrospectionBearer', () => {
       new IntrospectionBearer({ ...withoutResource, audience: 'a', issuer: ['https://x.test'] }),
     );
     assert.ok(new IntrospectionBearer({ ...withoutResource, audience: false, issuer: false }));
+    assert.ok(new IntrospectionBearer({ ...base, introspectionEndpoint: new URL(ENDPOINT) }));
   });
 
   const refused: readonly [
@@ -62,7 +63,12 @@ describe('IntrospectionBearer', () => {
     ['a relative endpoint', { introspectionEndpoint: '/introspect' }, /https/],
     [
       'an endpoint with credentials',
-      { introspectionEndpoint: 'https://api:pw@login.example.com/i' },
+      { introspectionEndpoint: 'https://api:secret-value-never-shown@login.example.com/i' },
+      /no credentials/,
+    ],
+    [
+      'an http endpoint with credentials, naming neither',
+      { introspectionEndpoint: 'http://api:secret-value-never-shown@login.example.com/i' },
       /no credentials/,
     ],
     ['an endpoint with a fragment', { introspectionEndpoint: `${ENDPOINT}#x` }, /fragment/],

@@ -189,17 +189,17 @@ const CLIENT_AUTHENTICATIONS: readonly string[] = ['client_secret_basic', 'clien
 
 function introspectionCall(options: IntrospectionBearerOptions<unknown>): IntrospectionCall {
   const { clientId, clientSecret, clientAuthentication = 'client_secret_basic' } = options;
-  const endpoint = absoluteUrl(
-    options.introspectionEndpoint instanceof URL
-      ? options.introspectionEndpoint.href
-      : options.introspectionEndpoint,
-    'IntrospectionBearer introspectionEndpoint',
-  );
-  // Errors name the endpoint: a secret in it would reach the logs.
-  if (endpoint.username !== '' || endpoint.password !== '' || endpoint.hash !== '') {
+  const given = String(options.introspectionEndpoint);
+  // Errors name the endpoint, and configuration errors are logged: credentials in it never are.
+  const parsed = URL.canParse(given) ? new URL(given) : undefined;
+  if (parsed !== undefined && (parsed.username !== '' || parsed.password !== '')) {
     throw new ConfigurationError(
-      'IntrospectionBearer introspectionEndpoint must have no credentials and no fragment',
+      'IntrospectionBearer introspectionEndpoint must have no credentials',
     );
+  }
+  const endpoint = absoluteUrl(given, 'IntrospectionBearer introspectionEndpoint');
+  if (endpoint.hash !== '') {
+    throw new ConfigurationError('IntrospectionBearer introspectionEndpoint must have no fragment');
   }
   for (const [name, value] of Object.entries({ clientId, clientSecret })) {
     if (typeof value !== 'string' || value === '') {
