@@ -221,6 +221,21 @@ describe('RFC 7662 introspection (IntrospectionBearer against oidc-provider)', (
     assert.equal(calls(), asked + 1);
   });
 
+  it('a warm cache answers at once, without a promise or a call', async () => {
+    const auth = bearer();
+    const token = await opaqueToken();
+    const header = `Bearer ${token}`;
+    const view = { method: 'GET', url: '/', headers: { authorization: header } };
+    const first = auth.verify(view);
+    assert.ok(first instanceof Promise);
+    assert.equal((await first).state, 'accepted');
+    const asked = calls();
+    const warm = auth.verify(view);
+    assert.ok(!(warm instanceof Promise));
+    assert.equal(warm.state, 'accepted');
+    assert.equal(calls(), asked);
+  });
+
   it('Hono: the endpoint down is a 503 with Retry-After, nothing cached; the token never logged', async (t) => {
     const origin = new URL(as.introspectionEndpoint);
     const proxy = await tcpProxy(t, origin.hostname, Number(origin.port));
