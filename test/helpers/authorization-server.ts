@@ -161,6 +161,8 @@ export async function startAuthorizationServer(
 
   const discovered = await fetch(`${origin}${prefix}/.well-known/openid-configuration`);
   const metadata = (await discovered.json()) as Record<string, string>;
+  // Counted from here on: the requests of the tests, not the harness's own.
+  paths.length = 0;
   const endpoint = (name: string) => {
     const url = metadata[name];
     if (url === undefined) throw new Error(`the test authorization server has no ${name}`);
