@@ -42,7 +42,9 @@ new IntrospectionBearer({ ...endpoint, audience: 'https://api.example.com/', iss
 new IntrospectionBearer({ ...endpoint, issuer: 'https://login.example.com' });
 // @ts-expect-error the issuer is missing
 new IntrospectionBearer({ ...endpoint, audience: 'https://api.example.com/' });
-// @ts-expect-error a resource decides the audience
-new IntrospectionBearer({ ...endpoint, resource, audience: 'https://api.example.com/' });
+// Beside a resource, an audience is its identifier, alone.
+new IntrospectionBearer({ ...endpoint, resource, audience: resource.resource });
+// @ts-expect-error one audience at most
+new IntrospectionBearer({ ...endpoint, resource, audience: ['https://a.test', 'https://b.test'] });
 // @ts-expect-error the client secret is missing
 new IntrospectionBearer({ resource, introspectionEndpoint: 'https://x.test/', clientId: 'api' });

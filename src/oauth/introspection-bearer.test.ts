@@ -44,6 +44,12 @@ describe('IntrospectionBearer', () => {
     );
     assert.ok(new IntrospectionBearer({ ...withoutResource, audience: false, issuer: false }));
     assert.ok(new IntrospectionBearer({ ...base, introspectionEndpoint: new URL(ENDPOINT) }));
+    for (const audience of [resource.resource, [resource.resource] as const]) {
+      assert.ok(
+        new IntrospectionBearer({ ...base, audience }),
+        'the resource itself, as JwtBearer',
+      );
+    }
   });
 
   const refused: readonly [
@@ -51,7 +57,16 @@ describe('IntrospectionBearer', () => {
     Partial<Record<keyof IntrospectionBearerOptions, unknown>>,
     RegExp,
   ][] = [
-    ['a resource and an audience', { audience: 'https://api.example.com/mcp' }, /not both/],
+    [
+      'a resource and another audience',
+      { audience: 'https://api.example.com/' },
+      /resource identifier/,
+    ],
+    [
+      'a resource and two audiences',
+      { audience: ['https://api.example.com/mcp', 'https://x.test'] },
+      /resource identifier/,
+    ],
     ['no audience without a resource', { resource: undefined, issuer: false }, /audience/],
     ['no issuer without a resource', { resource: undefined, audience: false }, /issuer/],
     ['an empty audience list', { resource: undefined, audience: [], issuer: false }, /audience/],

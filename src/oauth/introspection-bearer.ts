@@ -42,7 +42,8 @@ export type IntrospectionBearerOptions<TAuth = IntrospectionAnswer> =
            * authorization servers, and challenges point to its metadata.
            */
           readonly resource: ProtectedResource;
-          readonly audience?: never;
+          /** Left out, or the resource's identifier itself (as `JwtBearer` takes it). */
+          readonly audience?: string | readonly [string];
           /** The issuers an answer's `iss` may name (default: the resource's authorization servers). */
           readonly issuer?: Issuers;
         }
@@ -235,10 +236,10 @@ function expectations(options: IntrospectionBearerOptions<unknown>): Introspecti
     const audiences = expected('audience', options.audience);
     return { audience: audiences && { anyOf: audiences }, issuers, clockTolerance };
   }
-  // The types forbid both; JavaScript does not.
-  if ((options.audience as unknown) !== undefined) {
+  const { audience } = options;
+  if (audience !== undefined && String(audience) !== resource.resource) {
     throw new ConfigurationError(
-      'IntrospectionBearer takes a resource or an audience, not both: a resource is its tokens’ one audience',
+      'IntrospectionBearer audience beside a resource must be the resource identifier: it is its tokens’ one audience',
     );
   }
   return { audience: { exactly: resource.resource }, issuers, clockTolerance };
