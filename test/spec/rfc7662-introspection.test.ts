@@ -130,7 +130,11 @@ describe('RFC 7662 introspection (IntrospectionBearer against oidc-provider)', (
     await sleep(1050);
     const refused = await get(token);
     assert.equal(refused.statusCode, 401);
-    assert.match(String(refused.headers['www-authenticate']), INVALID_TOKEN);
+    assert.equal(
+      refused.headers['www-authenticate'],
+      'Bearer realm="api", error="invalid_token", scope="mcp:tools", resource_metadata="https://opaque.test/.well-known/oauth-protected-resource/api"',
+      'RFC 9728 §5.1: the challenge points to the resource’s metadata',
+    );
     assert.deepEqual(refused.json(), { detail: 'Unauthorized' });
     assert.equal(calls(), asked + 1, 'asked again');
 
