@@ -1,4 +1,10 @@
 export {
+  authorizationServer,
+  AuthorizationServer,
+  type AuthorizationServerMetadata,
+  type AuthorizationServerOptions,
+} from './authorization-server.js';
+export {
   IntrospectionBearer,
   type IntrospectionBearerOptions,
   type IntrospectionBearerSettings,
