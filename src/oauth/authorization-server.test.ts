@@ -140,6 +140,22 @@ describe('authorizationServer: discovery', () => {
       assert.equal((await server.metadata()).jwks_uri, as.jwksUri);
     });
 
+    it('a server that stops in the middle of its answer: the timeout, not "no metadata"', async (t) => {
+      // No RFC 8414 document; the OpenID one begins, and never ends.
+      const server = createServer((request, response) => {
+        if (request.url?.startsWith(RFC8414)) response.writeHead(404).end();
+        else response.writeHead(200, { 'content-type': 'application/json' }).write('{"issuer":');
+      });
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      t.after(() => {
+        server.closeAllConnections();
+        server.close();
+      });
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      await unavailable(authorizationServer(origin, { timeout: 100 }).metadata(), /timeout|abort/i);
+    });
+
     const answers: readonly [string, number, string, RegExp][] = [
       ['a status other than 200', 500, '{"issuer":"x"}', /no metadata/],
       ['HTML', 200, '<html></html>', /no metadata/],

@@ -73,8 +73,9 @@ export class AuthorizationServer {
         return metadata;
       },
       (cause: unknown) => {
+        // What #discover throws, fetch's errors included, is an Error.
         const error = new StoreUnavailableError(
-          `authorization server ${this.issuer}: ${cause instanceof Error ? cause.message : 'discovery failed'}`,
+          `authorization server ${this.issuer}: ${(cause as Error).message}`,
           { cause, retryAfter: Math.max(1, Math.ceil(this.#cooldown / 1000)) },
         );
         this.#failure = { at: Date.now(), error };
