@@ -7,15 +7,7 @@ import { once } from 'node:events';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  exportJWK,
-  generateKeyPair,
-  importJWK,
-  SignJWT,
-  type JWK,
-  type JWTHeaderParameters,
-  type JWTPayload,
-} from 'jose';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import Provider, { errors, type Configuration, type ResourceServer } from 'oidc-provider';
 import { memoryStore } from './oidc-memory-store.js';
 
@@ -111,8 +103,14 @@ export interface AuthorizationServer {
   authorize(authorizationUrl: string | URL, account?: string): Promise<URL>;
   /** Revokes a token this harness obtained (RFC 7009), as the client it was issued to. */
   revoke(token: string): Promise<void>;
-  /** A JWT signed with this server's own key, made by hand (for what it would never mint). */
-  forge(payload: JWTPayload, header?: Partial<JWTHeaderParameters>): Promise<string>;
+  /**
+   * A JWT signed with this server's own key, made by hand (for what it would never mint): its
+   * header is `alg`, `kid` and `typ: at+jwt`, with `header` over them (`undefined` removes one).
+   */
+  forge(
+    payload: Readonly<Record<string, unknown>>,
+    header?: Readonly<Record<string, unknown>>,
+  ): Promise<string>;
   /** Requests received so far whose path is `path` (all of them without it). */
   requestCount(path?: string): number;
   /** While true, requests are left unanswered (a server that hangs); `close()` ends them. */
@@ -291,7 +289,12 @@ export async function startAuthorizationServer(
     async forge(payload, header = {}) {
       const [key] = signingKeys;
       return new SignJWT(payload)
-        .setProtectedHeader({ alg: key!.alg, kid: key!.kid, typ: 'at+jwt', ...header })
+        .setProtectedHeader({
+          alg: key!.alg,
+          kid: key!.kid,
+          typ: 'at+jwt',
+          ...header,
+        })
         .sign(await importJWK(key!.jwk, key!.alg));
     },
     requestCount: (path) =>

@@ -12,6 +12,24 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
+import type { Outcome } from '../../src/core/outcome.js';
+import type { RequestView } from '../../src/core/request.js';
+
+/** What a JWT authenticator answers for a GET presenting `token` as a Bearer token. */
+export function verifyBearer<T>(
+  bearer: { verify(request: RequestView): Outcome<T> | Promise<Outcome<T>> },
+  token: string,
+): Promise<Outcome<T>> {
+  const header = `Bearer ${token}`;
+  return Promise.resolve(
+    bearer.verify({
+      method: 'GET',
+      url: '/x',
+      headers: { authorization: header },
+      raw: { rawHeaders: ['Authorization', header] },
+    }),
+  );
+}
 
 export const ISSUER = 'https://issuer.test/';
 export const AUDIENCE = 'https://api.test/';
