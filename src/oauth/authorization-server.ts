@@ -1,6 +1,6 @@
 import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 
-/** RFC 8414 §2 metadata of an authorization server: the fields vouch reads, and the rest as sent. */
+/** RFC 8414 §2 metadata of an authorization server: the fields vouch reads, the rest as sent. */
 export interface AuthorizationServerMetadata {
   readonly issuer: string;
   readonly jwks_uri?: string;
@@ -12,7 +12,10 @@ export interface AuthorizationServerMetadata {
 export interface AuthorizationServerOptions {
   /** How long discovery may take, both documents included (default 5000); beyond it, 503. */
   readonly timeout?: number;
-  /** How long after a failed discovery requests answer 503 at once before it is tried again (default 5000). */
+  /**
+   * How long after a failed discovery every request answers 503 at once, before discovery is
+   * tried again (default 5000).
+   */
   readonly cooldown?: number;
 }
 

@@ -38,7 +38,7 @@ export interface ResourceOptions {
 
 /** Options of {@link startAuthorizationServer}. */
 export interface AuthorizationServerOptions {
-  /** The resources it mints tokens for (default a JWT {@link JWT_RESOURCE}, an opaque {@link OPAQUE_RESOURCE}). */
+  /** The resources it mints tokens for (default {@link JWT_RESOURCE}, {@link OPAQUE_RESOURCE}). */
   readonly resources?: Readonly<Record<string, ResourceOptions>>;
   /** A path the issuer identifier ends with, e.g. `/tenant-a` (default none). */
   readonly issuerPath?: string;
