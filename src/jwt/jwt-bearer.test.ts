@@ -135,6 +135,25 @@ describe('JwtBearer', () => {
     assert.equal((await verify(any, anonymous)).state, 'accepted');
   });
 
+  it('requires the JOSE typ given as typ (RFC 8725 §3.11), compared as RFC 7515 says', async () => {
+    const typed = new JwtBearer({
+      ...settings,
+      keys: key('ES256').publicKey,
+      algorithms: ['ES256'],
+      typ: 'at+jwt',
+    });
+    const token = (typ?: string) =>
+      new SignJWT(claimsFor())
+        .setProtectedHeader({ alg: 'ES256', ...(typ === undefined ? {} : { typ }) })
+        .sign(key('ES256').privateKey);
+    for (const typ of ['at+jwt', 'application/at+jwt', 'AT+JWT']) {
+      assert.equal((await verify(typed, await token(typ))).state, 'accepted', typ);
+    }
+    for (const typ of [undefined, 'JWT', 'application/jwt']) {
+      assert.deepEqual(await verify(typed, await token(typ)), { state: 'rejected' }, typ);
+    }
+  });
+
   describe('algorithms', () => {
     it('refuses an unsigned token (alg none), made by hand', async () => {
       const rsa = key('RS256');

@@ -8,7 +8,8 @@ import {
   type KeyObject,
 } from 'jose';
 import { ConfigurationError } from '../core/errors.js';
-import { remoteJwks, type RemoteJwksTiming } from './remote-jwks.js';
+import type { AuthorizationServer } from '../oauth/authorization-server.js';
+import { discoveredJwks, remoteJwks, type RemoteJwksTiming } from './remote-jwks.js';
 
 /**
  * Keys given locally: a JSON Web Key Set (`{ keys: [...] }`, public keys chosen by `kid` and
@@ -17,10 +18,14 @@ import { remoteJwks, type RemoteJwksTiming } from './remote-jwks.js';
  */
 export type JwtKeys = JSONWebKeySet | JWK | CryptoKey | KeyObject | Uint8Array;
 
-/** Where the keys come from: exactly one of a JWKS URL and local keys. */
+/**
+ * Where the keys come from: exactly one of a JWKS URL, local keys, and an authorization server
+ * whose metadata names its JWKS (`jwks_uri`).
+ */
 export interface JwtKeySource {
   readonly jwksUrl?: string | URL | undefined;
   readonly keys?: JwtKeys | undefined;
+  readonly discover?: AuthorizationServer | undefined;
   readonly algorithms: readonly JWSAlgorithm[];
 }
 
@@ -56,17 +61,21 @@ const SECRET_BYTES: ReadonlyMap<string, number> = new Map([
 
 /**
  * Checks where the keys come from against the algorithms allowed, and makes what `jwtVerify` is
- * given. Throws a `ConfigurationError` unless exactly one of `jwksUrl` and `keys` is given, the
+ * given. Throws a `ConfigurationError` unless exactly one source is given, the
  * algorithms are a non-empty list of algorithms jose verifies, and they fit the keys: HMAC
  * algorithms with a secret only, never with a public key or key set (the algorithm-confusion
  * attack signs with the public key as an HMAC secret), and a secret long enough for each.
  */
 export function verificationKeys(source: JwtKeySource, timing: RemoteJwksTiming): VerificationKeys {
-  const { jwksUrl, keys } = source;
-  if ((jwksUrl === undefined) === (keys === undefined)) {
+  const { jwksUrl, keys, discover } = source;
+  if ([jwksUrl, keys, discover].filter((one) => one !== undefined).length !== 1) {
     throw new ConfigurationError('JwtBearer takes exactly one of jwksUrl and keys');
   }
   const algorithms = allowedAlgorithms(source.algorithms);
+  if (discover !== undefined) {
+    requirePublicKeyAlgorithms(algorithms, 'a JWKS discovered');
+    return { key: discoveredJwks(discover, timing), algorithms };
+  }
   if (keys === undefined) {
     requirePublicKeyAlgorithms(algorithms, 'a JWKS URL');
     return { key: remoteJwks(httpUrl(jwksUrl as string | URL), timing), algorithms };

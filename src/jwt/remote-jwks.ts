@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from 'jose';
 import { StoreUnavailableError } from '../core/errors.js';
+import type { AuthorizationServer } from '../oauth/authorization-server.js';
 
 /** How {@link remoteJwks} fetches: both in milliseconds. */
 export interface RemoteJwksTiming {
@@ -36,5 +37,27 @@ export function remoteJwks(url: URL, timing: RemoteJwksTiming): JWTVerifyGetKey 
       }
       throw new StoreUnavailableError(`JWKS ${url.href} could not be used`, { cause: error });
     }
+  };
+}
+
+/**
+ * The keys of the JWKS an authorization server's metadata names (`jwks_uri`), as
+ * {@link remoteJwks} gets them once its metadata is discovered. A server whose metadata cannot be
+ * had, or names no `jwks_uri`, is a `StoreUnavailableError` (503).
+ */
+export function discoveredJwks(
+  server: AuthorizationServer,
+  timing: RemoteJwksTiming,
+): JWTVerifyGetKey {
+  let jwks: JWTVerifyGetKey | undefined;
+  return async (header, token) => {
+    if (jwks === undefined) {
+      const { jwks_uri: url } = await server.metadata();
+      if (url === undefined) {
+        throw new StoreUnavailableError(`authorization server ${server.issuer} names no jwks_uri`);
+      }
+      jwks ??= remoteJwks(new URL(url), timing);
+    }
+    return jwks(header, token);
   };
 }
