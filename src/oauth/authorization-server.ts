@@ -1,4 +1,5 @@
 import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
+import { absoluteUrl } from './protected-resource.js';
 
 /** RFC 8414 §2 metadata of an authorization server: the fields vouch reads, the rest as sent. */
 export interface AuthorizationServerMetadata {
@@ -106,7 +107,7 @@ export class AuthorizationServer {
     }
     for (const field of ENDPOINTS) {
       const value = document[field];
-      if (value !== undefined && dialable(value) === undefined) {
+      if (value !== undefined && !dialable(value)) {
         throw new Error(`its metadata's ${field} is not an https URL: ${JSON.stringify(value)}`);
       }
     }
@@ -166,22 +167,22 @@ async function fetchDocument(
     : undefined;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** An `https` URL, or `http` on a loopback host, without fragment; `undefined` for anything else. */
-function dialable(value: unknown): URL | undefined {
-  const url = typeof value === 'string' ? URL.parse(value) : null;
-  if (url === null || (value as string).includes('#')) return undefined;
-  const secure =
-    url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
-  return secure ? url : undefined;
+/** An `https` URL (`http` on a loopback host) without fragment, as a server's endpoint must be. */
+function dialable(value: unknown): boolean {
+  try {
+    absoluteUrl(value, 'endpoint');
+  } catch {
+    return false;
+  }
+  return !(value as string).includes('#');
 }
 
 function issuerIdentifier(issuer: unknown): string {
-  const url = dialable(issuer);
-  if (url === undefined || (issuer as string).includes('?')) {
+  const what = 'authorization server issuer';
+  absoluteUrl(issuer, what);
+  if ((issuer as string).includes('?') || (issuer as string).includes('#')) {
     throw new ConfigurationError(
-      `authorization server issuer must be an https URL (http only on a loopback host) without query or fragment: ${JSON.stringify(issuer)}`,
+      `${what} must have no query or fragment (RFC 8414 §2): ${JSON.stringify(issuer)}`,
     );
   }
   return issuer as string;
