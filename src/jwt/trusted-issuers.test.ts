@@ -1,9 +1,6 @@
 // Several trusted issuers, each with its own keys (tenants): two oidc-provider instances, a
 // token's iss picking whose keys verify it.
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader, type JSONWebKeySet } from 'jose';
 import {
@@ -12,6 +9,7 @@ import {
   type AuthorizationServer,
 } from '../../test/helpers/authorization-server.js';
 import { verifyBearer as verify } from '../../test/helpers/jwt.js';
+import { loopbackServer } from '../../test/helpers/loopback-server.js';
 import { StoreUnavailableError } from '../core/errors.js';
 import { protectedResource } from '../oauth/index.js';
 import { JwtBearer, type JwtBearerOptions } from './index.js';
@@ -118,16 +116,9 @@ describe('JwtBearer issuers: several trusted issuers, each with its own keys', (
   });
 
   it('an issuer whose metadata names no jwks_uri answers 503 for its tokens', async (t) => {
-    const server = createServer((_request, response) => {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(`{"issuer":"${issuer}"}`);
+    const issuer = await loopbackServer(t, (origin) => (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(`{"issuer":"${origin}"}`);
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    t.after(() => {
-      server.closeAllConnections();
-      server.close();
-    });
-    const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const bearer = new JwtBearer({
       issuers: [{ issuer }],
       audience: JWT_RESOURCE,

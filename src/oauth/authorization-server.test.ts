@@ -1,14 +1,12 @@
 // Discovery of an authorization server's metadata (RFC 8414, OpenID Connect Discovery) against
 // oidc-provider on a loopback port, and against a server that answers what none should.
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import {
   startAuthorizationServer,
   type AuthorizationServerOptions as TestServerOptions,
 } from '../../test/helpers/authorization-server.js';
+import { loopbackServer } from '../../test/helpers/loopback-server.js';
 import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 import { authorizationServer, metadataUrls } from './authorization-server.js';
 
@@ -22,24 +20,15 @@ async function testServer(t: TestContext, options?: TestServerOptions) {
 }
 
 /** A server answering every request with `status` and `body` (given its own origin); its origin. */
-async function answering(
+function answering(
   t: TestContext,
   status: number,
   body: string | ((origin: string) => string),
 ): Promise<string> {
-  let origin = '';
-  const server = createServer((_request, response) => {
+  return loopbackServer(t, (origin) => (_request, response) => {
     const text = typeof body === 'string' ? body : body(origin);
     response.writeHead(status, { 'content-type': 'application/json' }).end(text);
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  t.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return origin;
 }
 
 /** Asserts that `promise` rejects with a 503 whose message matches `message`. */
@@ -142,17 +131,10 @@ describe('authorizationServer: discovery', () => {
 
     it('a server that stops in the middle of its answer: the timeout, not "no metadata"', async (t) => {
       // No RFC 8414 document; the OpenID one begins, and never ends.
-      const server = createServer((request, response) => {
+      const origin = await loopbackServer(t, () => (request, response) => {
         if (request.url?.startsWith(RFC8414)) response.writeHead(404).end();
         else response.writeHead(200, { 'content-type': 'application/json' }).write('{"issuer":');
       });
-      server.listen(0, '127.0.0.1');
-      await once(server, 'listening');
-      t.after(() => {
-        server.closeAllConnections();
-        server.close();
-      });
-      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       await unavailable(authorizationServer(origin, { timeout: 100 }).metadata(), /timeout|abort/i);
     });
 
