@@ -1,15 +1,17 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
-import { ConfigurationError } from '../core/errors.js';
+import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
 import { utf8 } from '../core/utf8.js';
 import { HttpBearer, type BearerHook } from '../http/http-bearer.js';
 import { toBase64url } from '../internal/base64.js';
 import { ExpiringCache } from '../internal/expiring-cache.js';
+import { AuthorizationServer, authorizationServer } from './authorization-server.js';
 import {
   introspectToken,
   type IntrospectionCall,
+  type IntrospectionClient,
   type IntrospectionClientAuthentication,
 } from './introspect-token.js';
 import {
@@ -63,9 +65,16 @@ export interface IntrospectionBearerSettings<TAuth> extends Omit<
 > {
   /**
    * The authorization server's RFC 7662 endpoint (its metadata's `introspection_endpoint`):
-   * `https`, or `http` on a loopback host; no credentials in it.
+   * `https`, or `http` on a loopback host; no credentials in it. Leave it out to discover it
+   * from `authorizationServer`, or from the resource's one authorization server.
    */
-  readonly introspectionEndpoint: string | URL;
+  readonly introspectionEndpoint?: string | URL;
+  /**
+   * The authorization server whose metadata names the endpoint (its issuer, or an
+   * {@link AuthorizationServer}), read when the first token is introspected; instead of
+   * `introspectionEndpoint`.
+   */
+  readonly authorizationServer?: string | AuthorizationServer;
   /** The client id the resource introspects as (a confidential client of the server). */
   readonly clientId: string;
   readonly clientSecret: string;
@@ -156,17 +165,19 @@ function introspectionHook<TAuth>(options: IntrospectionBearerOptions<TAuth>): B
   const map = options.map;
 
   const ask = (token: string, key: string): Promise<Verdict> => {
-    const pending = introspectToken(call, token).then((answer): Verdict => {
-      const now = Date.now();
-      if (!judgeIntrospection(answer, expected, now)) {
-        cache.set(key, false, now + negativeMaxAge, now);
-        return false;
-      }
-      const accepted = deepFreeze(answer);
-      const exp = accepted.exp === undefined ? Infinity : accepted.exp * 1000;
-      cache.set(key, accepted, Math.min(now + maxAge, exp), now);
-      return accepted;
-    });
+    const pending = Promise.resolve(call())
+      .then((made) => introspectToken(made, token))
+      .then((answer): Verdict => {
+        const now = Date.now();
+        if (!judgeIntrospection(answer, expected, now)) {
+          cache.set(key, false, now + negativeMaxAge, now);
+          return false;
+        }
+        const accepted = deepFreeze(answer);
+        const exp = accepted.exp === undefined ? Infinity : accepted.exp * 1000;
+        cache.set(key, accepted, Math.min(now + maxAge, exp), now);
+        return accepted;
+      });
     inFlight.set(key, pending);
     const settled = () => inFlight.delete(key);
     pending.then(settled, settled);
@@ -188,9 +199,59 @@ function introspectionHook<TAuth>(options: IntrospectionBearerOptions<TAuth>): B
 
 const CLIENT_AUTHENTICATIONS: readonly string[] = ['client_secret_basic', 'client_secret_post'];
 
-function introspectionCall(options: IntrospectionBearerOptions<unknown>): IntrospectionCall {
-  const { clientId, clientSecret, clientAuthentication = 'client_secret_basic' } = options;
-  const given = String(options.introspectionEndpoint);
+/**
+ * How each introspection is made: with the endpoint given, at once; else once the authorization
+ * server's metadata named it (a `StoreUnavailableError` while it cannot, or names none).
+ */
+function introspectionCall(
+  options: IntrospectionBearerOptions<unknown>,
+): () => IntrospectionCall | Promise<IntrospectionCall> {
+  const client = introspectionClient(options);
+  const timeout = whole(options.timeout, 5000, 'timeout');
+  if (timeout === 0) throw new ConfigurationError('IntrospectionBearer timeout must be above 0');
+  const server = serverOf(options, timeout);
+  if (server === undefined) {
+    const call = { endpoint: endpointOf(options.introspectionEndpoint), client, timeout };
+    return () => call;
+  }
+  let call: IntrospectionCall | undefined;
+  return async () => {
+    if (call !== undefined) return call;
+    const { introspection_endpoint: endpoint } = await server.metadata();
+    if (endpoint === undefined) {
+      throw new StoreUnavailableError(
+        `authorization server ${server.issuer} names no introspection_endpoint`,
+      );
+    }
+    call = { endpoint: endpointOf(endpoint), client, timeout };
+    return call;
+  };
+}
+
+/** Where the endpoint comes from: `undefined` when it is given. */
+function serverOf(
+  options: IntrospectionBearerOptions<unknown>,
+  timeout: number,
+): AuthorizationServer | undefined {
+  const { introspectionEndpoint, authorizationServer: given, resource } = options;
+  if (introspectionEndpoint !== undefined) {
+    if (given === undefined) return undefined;
+    throw new ConfigurationError(
+      'IntrospectionBearer takes introspectionEndpoint or authorizationServer, not both',
+    );
+  }
+  if (given instanceof AuthorizationServer) return given;
+  const issuers = given === undefined ? (resource?.authorizationServers ?? []) : [given];
+  if (issuers.length !== 1) {
+    throw new ConfigurationError(
+      'IntrospectionBearer needs introspectionEndpoint, or authorizationServer when its resource names other than one',
+    );
+  }
+  return authorizationServer(issuers[0] as string, { timeout });
+}
+
+function endpointOf(value: unknown): URL {
+  const given = String(value);
   // Errors name the endpoint, and configuration errors are logged: credentials in it never are.
   const parsed = URL.canParse(given) ? new URL(given) : undefined;
   if (parsed !== undefined && (parsed.username !== '' || parsed.password !== '')) {
@@ -202,6 +263,11 @@ function introspectionCall(options: IntrospectionBearerOptions<unknown>): Intros
   if (endpoint.hash !== '') {
     throw new ConfigurationError('IntrospectionBearer introspectionEndpoint must have no fragment');
   }
+  return endpoint;
+}
+
+function introspectionClient(options: IntrospectionBearerOptions<unknown>): IntrospectionClient {
+  const { clientId, clientSecret, clientAuthentication = 'client_secret_basic' } = options;
   for (const [name, value] of Object.entries({ clientId, clientSecret })) {
     if (typeof value !== 'string' || value === '') {
       throw new ConfigurationError(`IntrospectionBearer needs ${name}, a non-empty string`);
@@ -212,13 +278,7 @@ function introspectionCall(options: IntrospectionBearerOptions<unknown>): Intros
       'IntrospectionBearer clientAuthentication must be client_secret_basic or client_secret_post',
     );
   }
-  const timeout = whole(options.timeout, 5000, 'timeout');
-  if (timeout === 0) throw new ConfigurationError('IntrospectionBearer timeout must be above 0');
-  return {
-    endpoint,
-    client: { id: clientId, secret: clientSecret, authentication: clientAuthentication },
-    timeout,
-  };
+  return { id: clientId, secret: clientSecret, authentication: clientAuthentication };
 }
 
 function expectations(options: IntrospectionBearerOptions<unknown>): IntrospectionExpectations {

@@ -23,6 +23,7 @@ import {
   type AuthorizationServer,
 } from '../helpers/authorization-server.js';
 import { build } from '../helpers/build.js';
+import { loopbackServer } from '../helpers/loopback-server.js';
 import { tcpProxy } from '../helpers/tcp-proxy.js';
 
 const OTHER_RESOURCE = 'https://other.test/api';
@@ -238,6 +239,85 @@ describe('RFC 7662 introspection (IntrospectionBearer against oidc-provider)', (
     assert.ok(!(warm instanceof Promise));
     assert.equal(warm.state, 'accepted');
     assert.equal(calls(), asked);
+  });
+
+  it('the endpoint discovered from the resource’s one authorization server (RFC 8414), once', async (t) => {
+    const discovered = new IntrospectionBearer({
+      resource: protectedResource({ resource: OPAQUE_RESOURCE, authorizationServers: [as.issuer] }),
+      clientId: as.clients.introspector.clientId,
+      clientSecret: as.clients.introspector.clientSecret,
+    });
+    const get = await fastify(t, discovered);
+    const [first, second] = [await opaqueToken(), await opaqueToken()];
+    const metadataPath = '/.well-known/oauth-authorization-server';
+    const [looked, asked] = [as.requestCount(metadataPath), calls()];
+    assert.equal((await get(first)).statusCode, 200);
+    assert.equal((await get(second)).statusCode, 200);
+    assert.equal(as.requestCount(metadataPath), looked + 1, 'the metadata is read once');
+    assert.equal(calls(), asked + 2);
+  });
+
+  it('the endpoint discovered from authorizationServer, an issuer', async (t) => {
+    const get = await fastify(
+      t,
+      new IntrospectionBearer({
+        resource: protectedResource({
+          resource: OPAQUE_RESOURCE,
+          authorizationServers: [as.issuer],
+        }),
+        authorizationServer: as.issuer,
+        clientId: as.clients.introspector.clientId,
+        clientSecret: as.clients.introspector.clientSecret,
+      }),
+    );
+    assert.equal((await get(await opaqueToken())).statusCode, 200);
+  });
+
+  it('an authorization server that names no introspection endpoint: 503, not a refusal', async (t) => {
+    const issuer = await loopbackServer(t, (origin) => (request, response) => {
+      response.writeHead(request.url === '/.well-known/oauth-authorization-server' ? 200 : 404, {
+        'content-type': 'application/json',
+      });
+      response.end(JSON.stringify({ issuer: origin, jwks_uri: `${origin}/jwks` }));
+    });
+    const auth = new IntrospectionBearer({
+      resource: protectedResource({ resource: OPAQUE_RESOURCE, authorizationServers: [issuer] }),
+      clientId: 'api',
+      clientSecret: 'secret',
+    });
+    const get = await fastify(t, auth);
+    const answer = await get('some-token');
+    assert.equal(answer.statusCode, 503);
+    assert.equal(answer.headers['retry-after'], '5');
+  });
+
+  it('where the endpoint comes from is one choice', () => {
+    const client = { clientId: 'api', clientSecret: 'secret' };
+    const two = protectedResource({
+      resource: OPAQUE_RESOURCE,
+      authorizationServers: ['https://a.example', 'https://b.example'],
+    });
+    assert.throws(
+      () => new IntrospectionBearer({ resource: two, ...client }),
+      /introspectionEndpoint, or authorizationServer when its resource names other than one/,
+    );
+    assert.throws(
+      () =>
+        new IntrospectionBearer({
+          resource: two,
+          ...client,
+          introspectionEndpoint: 'https://a.example/introspect',
+          authorizationServer: 'https://a.example',
+        }),
+      /introspectionEndpoint or authorizationServer, not both/,
+    );
+    assert.ok(
+      new IntrospectionBearer({
+        resource: two,
+        ...client,
+        authorizationServer: 'https://b.example',
+      }),
+    );
   });
 
   it('Hono: the endpoint down is a 503 with Retry-After, nothing cached; the token never logged', async (t) => {
