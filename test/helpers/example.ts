@@ -2,10 +2,18 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './wait.js';
+
+/** An example running as a program. */
+export interface RunningExample {
+  readonly origin: string;
+  /** The lines it has written to standard output so far. */
+  readonly output: readonly string[];
+}
 
 /**
  * Starts `examples/<file>` as a program with `env` added, stops it when the test ends, and
@@ -16,14 +24,30 @@ export async function runExample(
   file: string,
   env: Record<string, string> = {},
 ): Promise<string> {
-  const port = await freePort();
+  return (await startExample(t, file, env)).origin;
+}
+
+/**
+ * {@link runExample}, keeping what the example prints. It listens on `env.PORT` when given (for
+ * an example whose configuration names its own URL), else on a free port.
+ */
+export async function startExample(
+  t: TestContext,
+  file: string,
+  env: Record<string, string> = {},
+): Promise<RunningExample> {
+  const port = env['PORT'] ?? String(await freePort());
   const child = spawn('npx', ['tsx', `examples/${file}`], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'silent', ...env },
-    stdio: 'ignore',
+    env: { ...process.env, PORT: port, LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
     // npx starts tsx, which starts node: the whole group is stopped at the end.
     detached: true,
   });
+  const output: string[] = [];
+  const errors: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => output.push(line));
+  createInterface({ input: child.stderr }).on('line', (line) => errors.push(line));
   t.after(async () => {
     if (child.exitCode === null) {
       process.kill(-child.pid!, 'SIGTERM');
@@ -38,9 +62,10 @@ export async function runExample(
       () => false,
     ))
   ) {
-    assert.ok(child.exitCode === null, `examples/${file} exited with ${child.exitCode}`);
-    assert.ok(Date.now() < deadline, `examples/${file} never listened`);
+    const said = errors.join('\n');
+    assert.ok(child.exitCode === null, `examples/${file} exited with ${child.exitCode}: ${said}`);
+    assert.ok(Date.now() < deadline, `examples/${file} never listened: ${said}`);
     await sleep(100);
   }
-  return origin;
+  return { origin, output };
 }
