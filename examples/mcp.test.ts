@@ -1,0 +1,339 @@
+// Runs examples/mcp.ts as its reader would, in front of a real authorization server
+// (oidc-provider), and talks to it with the official MCP SDK's client: tokens from the token
+// endpoint, the SDK's own OAuth flow from the 401 to a tool call, and step-up to mcp:admin, whose
+// refusal comes before the tool runs (the example logs every tool run; these tests read the log).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  extractWWWAuthenticateParams,
+  UnauthorizedError,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { REDIRECT_URI, startAuthorizationServer } from '../test/helpers/authorization-server.js';
+import { startExample } from '../test/helpers/example.js';
+import { freePort, until } from '../test/helpers/wait.js';
+
+const OTHER_RESOURCE = 'https://other.test/api';
+
+describe('examples/mcp.ts', () => {
+  it('is an OAuth protected resource that the MCP SDK client can use', async (t) => {
+    const port = String(await freePort());
+    const mcp = `http://127.0.0.1:${port}/mcp`;
+    const metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
+    const as = await startAuthorizationServer({ resources: { [mcp]: {}, [OTHER_RESOURCE]: {} } });
+    t.after(() => as.close());
+    const example = await startExample(t, 'mcp.ts', {
+      PORT: port,
+      ISSUER: as.issuer,
+      LOG_LEVEL: 'info',
+    });
+
+    /** The tool runs the example has logged so far, as `tool caller`. */
+    const runs = () =>
+      example.output
+        .map((line) => JSON.parse(line) as { msg?: string; tool?: string; caller?: string })
+        .filter((entry) => entry.msg === 'tool ran')
+        .map((entry) => `${entry.tool} ${entry.caller}`);
+    const token = async (scope: string, resource = mcp) =>
+      (await as.clientCredentialsToken({ scope, resource })).access_token;
+    /** One JSON-RPC body posted as the SDK's transport would, but as written. */
+    const post = (body: string, authorization?: string) =>
+      fetch(mcp, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(authorization === undefined ? {} : { authorization }),
+        },
+        body,
+      });
+    const call = (id: number, name: string, args: object = {}) =>
+      ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) as const;
+    const marker = await as.authorizationCodeToken({
+      scope: 'mcp:tools',
+      resource: mcp,
+      account: 'marker',
+    });
+    /**
+     * The runs logged since the `before`-th, up to a `whoami` of the account `marker` run last:
+     * the log is in order, so whatever ran before the marker is in it.
+     */
+    const runsAfter = async (before: number) => {
+      const response = await post(
+        JSON.stringify(call(99, 'whoami')),
+        `Bearer ${marker.access_token}`,
+      );
+      assert.equal(response.status, 200);
+      await until(() => runs().slice(before).includes('whoami marker'), 'the marker in the log');
+      return runs().slice(before);
+    };
+    const toolsOnly = `Bearer ${await token('mcp:tools')}`;
+    const insufficient = `Bearer realm="api", error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="${metadataUrl}"`;
+
+    await t.test(
+      'without a token: 401 naming the scope and the metadata (RFC 9728 §5.1)',
+      async () => {
+        const response = await post(JSON.stringify(call(1, 'whoami')));
+        assert.equal(response.status, 401);
+        assert.equal(
+          response.headers.get('www-authenticate'),
+          `Bearer realm="api", scope="mcp:tools", resource_metadata="${metadataUrl}"`,
+        );
+        assert.deepEqual(await response.json(), { detail: 'Unauthorized' });
+      },
+    );
+
+    await t.test('a token minted for another resource is refused (RFC 8707)', async () => {
+      const response = await post(
+        JSON.stringify(call(1, 'whoami')),
+        `Bearer ${await token('mcp:tools', OTHER_RESOURCE)}`,
+      );
+      assert.equal(response.status, 401);
+      assert.equal(
+        response.headers.get('www-authenticate'),
+        `Bearer realm="api", error="invalid_token", scope="mcp:tools", resource_metadata="${metadataUrl}"`,
+      );
+    });
+
+    await t.test('metadata: both scopes, each from a declaration that enforces it', async () => {
+      const response = await fetch(metadataUrl);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('access-control-allow-origin'), '*');
+      assert.deepEqual(await response.json(), {
+        resource: mcp,
+        authorization_servers: [as.issuer],
+        scopes_supported: ['mcp:admin', 'mcp:tools'],
+        bearer_methods_supported: ['header'],
+      });
+    });
+
+    await t.test(
+      'the SDK client, a token from the token endpoint: whoami and admin_echo',
+      async () => {
+        const authorization = `Bearer ${await token('mcp:tools mcp:admin')}`;
+        const client = new Client({ name: 'test', version: '1.0.0' });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(mcp), {
+            requestInit: { headers: { authorization } },
+          }),
+        );
+        t.after(() => client.close());
+        const before = runs().length;
+        assert.deepEqual((await client.callTool({ name: 'whoami' })).content, [
+          { type: 'text', text: 'service' }, // a client credentials token's subject is the client
+        ]);
+        const echoed = await client.callTool({ name: 'admin_echo', arguments: { text: 'héllo' } });
+        assert.deepEqual(echoed.content, [{ type: 'text', text: 'héllo' }]);
+        await until(() => runs().length === before + 2, 'both runs in the log');
+        assert.deepEqual(runs().slice(before), ['whoami service', 'admin_echo service']);
+      },
+    );
+
+    await t.test('admin_echo without mcp:admin: 403 before the tool runs', async () => {
+      const before = runs().length;
+      const response = await post(JSON.stringify(call(1, 'admin_echo', { text: 'x' })), toolsOnly);
+      assert.equal(response.status, 403);
+      assert.equal(response.headers.get('www-authenticate'), insufficient);
+      assert.deepEqual(await response.json(), { detail: 'Forbidden' });
+
+      // The SDK client sees the same refusal, as an HTTP error of the call.
+      const seen: Response[] = [];
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(mcp), {
+          requestInit: { headers: { authorization: toolsOnly } },
+          fetch: async (url, init) => {
+            const answer = await fetch(url, init);
+            seen.push(answer);
+            return answer;
+          },
+        }),
+      );
+      t.after(() => client.close());
+      await assert.rejects(
+        client.callTool({ name: 'admin_echo', arguments: { text: 'x' } }),
+        (error) => error instanceof StreamableHTTPError && error.code === 403,
+      );
+      assert.equal(seen.at(-1)?.headers.get('www-authenticate'), insufficient);
+      assert.deepEqual(await runsAfter(before), ['whoami marker']);
+    });
+
+    await t.test(
+      'a batch calling admin_echo needs mcp:admin for all of it: none runs',
+      async () => {
+        const before = runs().length;
+        const batch = [call(1, 'whoami'), call(2, 'admin_echo', { text: 'x' })];
+        const response = await post(JSON.stringify(batch), toolsOnly);
+        assert.equal(response.status, 403);
+        assert.equal(response.headers.get('www-authenticate'), insufficient);
+        assert.deepEqual(await runsAfter(before), ['whoami marker']);
+      },
+    );
+
+    await t.test('a name given twice: the one decided on is the one that runs', async () => {
+      // JSON.parse keeps the last of duplicate keys; the decision and the SDK share its result.
+      const twice = (first: string, last: string) =>
+        `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${first}","name":"${last}","arguments":{"text":"x"}}}`;
+      const before = runs().length;
+      const refused = await post(twice('whoami', 'admin_echo'), toolsOnly);
+      assert.equal(refused.status, 403);
+      const allowed = await post(twice('admin_echo', 'whoami'), toolsOnly);
+      assert.equal(allowed.status, 200);
+      const answer = (await allowed.json()) as { result: { content: unknown } };
+      assert.deepEqual(answer.result.content, [{ type: 'text', text: 'service' }]);
+      assert.deepEqual(await runsAfter(before), ['whoami service', 'whoami marker']);
+    });
+
+    await t.test('whoami names the client when the token names no subject', async () => {
+      // No real server here mints one without `sub`: made by hand, signed with its key.
+      const now = Math.floor(Date.now() / 1000);
+      const claims = { iss: as.issuer, aud: mcp, client_id: 'robot', scope: 'mcp:tools' };
+      const forged = await as.forge({ ...claims, iat: now, exp: now + 60, jti: 'no-sub' });
+      const response = await post(JSON.stringify(call(1, 'whoami')), `Bearer ${forged}`);
+      const answer = (await response.json()) as { result: { content: unknown } };
+      assert.deepEqual(answer.result.content, [{ type: 'text', text: 'robot' }]);
+    });
+
+    await t.test(
+      "the SDK's OAuth client: from the 401 to a token, a call and step-up",
+      async () => {
+        const seen: { url: string; body: string; response: Response }[] = [];
+        const recording = async (url: string | URL, init?: RequestInit) => {
+          const response = await fetch(url, init);
+          const body = init?.body instanceof URLSearchParams ? init.body.toString() : '';
+          seen.push({ url: String(url), body, response });
+          return response;
+        };
+        const provider = new PublicClient(as.clients.app.clientId);
+        const connect = async () => {
+          const transport = new StreamableHTTPClientTransport(new URL(mcp), {
+            authProvider: provider,
+            fetch: recording,
+          });
+          const client = new Client({ name: 'test', version: '1.0.0' });
+          await client.connect(transport);
+          t.after(() => client.close());
+          return { client, transport };
+        };
+        /** Signs in as `user-1` and consents, over HTTP; the code the client is sent back with. */
+        const consent = async () => {
+          const back = await as.authorize(provider.authorizationUrl!);
+          assert.equal(back.origin + back.pathname, REDIRECT_URI);
+          return back.searchParams.get('code')!;
+        };
+
+        // No token: the SDK follows the 401's resource_metadata to the authorization server.
+        const first = new StreamableHTTPClientTransport(new URL(mcp), {
+          authProvider: provider,
+          fetch: recording,
+        });
+        await assert.rejects(
+          new Client({ name: 'test', version: '1.0.0' }).connect(first),
+          UnauthorizedError,
+        );
+        const [refused, metadata] = seen;
+        assert.equal(refused?.response.status, 401);
+        assert.equal(
+          extractWWWAuthenticateParams(refused.response).resourceMetadataUrl?.href,
+          metadataUrl,
+        );
+        assert.equal(metadata?.url, metadataUrl);
+        const asked = provider.authorizationUrl!;
+        assert.equal(asked.origin, as.origin);
+        assert.equal(asked.searchParams.get('resource'), mcp); // RFC 8707
+        assert.equal(asked.searchParams.get('scope'), 'mcp:tools'); // the challenge's
+        assert.equal(asked.searchParams.get('code_challenge_method'), 'S256');
+
+        await first.finishAuth(await consent());
+        const exchange = seen.find((one) => one.url === as.tokenEndpoint);
+        const form = new URLSearchParams(exchange?.body);
+        assert.equal(form.get('grant_type'), 'authorization_code');
+        assert.equal(form.get('resource'), mcp);
+        assert.ok(form.get('code_verifier'), 'PKCE');
+        assert.equal(provider.saved?.scope, 'mcp:tools');
+
+        const { client, transport } = await connect();
+        assert.deepEqual((await client.callTool({ name: 'whoami' })).content, [
+          { type: 'text', text: 'user-1' },
+        ]);
+
+        // admin_echo: the 403 sends the SDK back for mcp:admin, before the tool runs.
+        const before = runs().length;
+        await assert.rejects(
+          client.callTool({ name: 'admin_echo', arguments: { text: 'stepped up' } }),
+          UnauthorizedError,
+        );
+        assert.equal(provider.authorizationUrl?.searchParams.get('scope'), 'mcp:tools mcp:admin');
+        await transport.finishAuth(await consent());
+        assert.equal(provider.saved.scope, 'mcp:tools mcp:admin');
+        const { client: admin } = await connect();
+        const echoed = await admin.callTool({
+          name: 'admin_echo',
+          arguments: { text: 'stepped up' },
+        });
+        assert.deepEqual(echoed.content, [{ type: 'text', text: 'stepped up' }]);
+        assert.deepEqual(await runsAfter(before), ['admin_echo user-1', 'whoami marker']);
+      },
+    );
+  });
+});
+
+/**
+ * What an MCP client application keeps for the SDK's OAuth support, in memory: a public client
+ * registered in advance (`app`, authorization code + PKCE), its tokens and its PKCE verifier. The
+ * authorization URL the SDK would open in a browser is kept for the test to follow.
+ */
+class PublicClient implements OAuthClientProvider {
+  authorizationUrl: URL | undefined;
+  saved: OAuthTokens | undefined;
+  #verifier = '';
+  readonly #clientId: string;
+
+  constructor(clientId: string) {
+    this.#clientId = clientId;
+  }
+
+  get redirectUrl(): string {
+    return REDIRECT_URI;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      client_name: 'vouch MCP example test',
+    };
+  }
+
+  clientInformation() {
+    return { client_id: this.#clientId };
+  }
+
+  tokens() {
+    return this.saved;
+  }
+
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+
+  saveCodeVerifier(verifier: string) {
+    this.#verifier = verifier;
+  }
+
+  codeVerifier() {
+    return this.#verifier;
+  }
+}
