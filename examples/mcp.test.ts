@@ -16,35 +16,51 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { REDIRECT_URI, startAuthorizationServer } from '../test/helpers/authorization-server.js';
-import { startExample } from '../test/helpers/example.js';
+import { startExample, type RunningExample } from '../test/helpers/example.js';
 import { freePort, until } from '../test/helpers/wait.js';
 
 const OTHER_RESOURCE = 'https://other.test/api';
 
 describe('examples/mcp.ts', () => {
   it('is an OAuth protected resource that the MCP SDK client can use', async (t) => {
-    const port = String(await freePort());
-    const mcp = `http://127.0.0.1:${port}/mcp`;
-    const metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
-    const as = await startAuthorizationServer({ resources: { [mcp]: {}, [OTHER_RESOURCE]: {} } });
-    t.after(() => as.close());
-    const example = await startExample(t, 'mcp.ts', {
-      PORT: port,
-      ISSUER: as.issuer,
-      LOG_LEVEL: 'info',
+    /** Where an example will listen, and the URLs it will answer at. */
+    const place = async () => {
+      const port = String(await freePort());
+      const metadataUrl = `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`;
+      return { port, resource: `http://127.0.0.1:${port}/mcp`, metadataUrl };
+    };
+    const [{ port, resource: mcp, metadataUrl }, opaquePlace] = await Promise.all([
+      place(),
+      place(),
+    ]);
+    const as = await startAuthorizationServer({
+      resources: { [mcp]: {}, [opaquePlace.resource]: { format: 'opaque' }, [OTHER_RESOURCE]: {} },
     });
+    t.after(() => as.close());
+    const { introspector } = as.clients;
+    const [example, introspecting] = await Promise.all([
+      startExample(t, 'mcp.ts', { PORT: port, ISSUER: as.issuer, LOG_LEVEL: 'info' }),
+      startExample(t, 'mcp.ts', {
+        PORT: opaquePlace.port,
+        ISSUER: as.issuer,
+        LOG_LEVEL: 'info',
+        INTROSPECTION_CLIENT_ID: introspector.clientId,
+        INTROSPECTION_CLIENT_SECRET: introspector.clientSecret,
+      }),
+    ]);
 
-    /** The tool runs the example has logged so far, as `tool caller`. */
-    const runs = () =>
-      example.output
+    /** The tool runs an example has logged so far, as `tool caller`. */
+    const runsOf = ({ output }: RunningExample) =>
+      output
         .map((line) => JSON.parse(line) as { msg?: string; tool?: string; caller?: string })
         .filter((entry) => entry.msg === 'tool ran')
         .map((entry) => `${entry.tool} ${entry.caller}`);
+    const runs = () => runsOf(example);
     const token = async (scope: string, resource = mcp) =>
       (await as.clientCredentialsToken({ scope, resource })).access_token;
     /** One JSON-RPC body posted as the SDK's transport would, but as written. */
-    const post = (body: string, authorization?: string) =>
-      fetch(mcp, {
+    const post = (body: string, authorization?: string, url = mcp) =>
+      fetch(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -190,14 +206,33 @@ describe('examples/mcp.ts', () => {
       assert.deepEqual(await runsAfter(before), ['whoami service', 'whoami marker']);
     });
 
-    await t.test('whoami names the client when the token names no subject', async () => {
-      // No real server here mints one without `sub`: made by hand, signed with its key.
-      const now = Math.floor(Date.now() / 1000);
-      const claims = { iss: as.issuer, aud: mcp, client_id: 'robot', scope: 'mcp:tools' };
-      const forged = await as.forge({ ...claims, iat: now, exp: now + 60, jti: 'no-sub' });
-      const response = await post(JSON.stringify(call(1, 'whoami')), `Bearer ${forged}`);
-      const answer = (await response.json()) as { result: { content: unknown } };
-      assert.deepEqual(answer.result.content, [{ type: 'text', text: 'robot' }]);
+    await t.test('opaque tokens, introspected (RFC 7662): the same answers', async () => {
+      const { access_token: opaque } = await as.clientCredentialsToken({
+        scope: 'mcp:tools',
+        resource: opaquePlace.resource,
+      });
+      assert.ok(!opaque.includes('.'), 'not a JWT');
+      const admin = JSON.stringify(call(1, 'admin_echo', { text: 'x' }));
+      const response = await post(admin, `Bearer ${opaque}`, opaquePlace.resource);
+      assert.equal(response.status, 403);
+      assert.equal(
+        response.headers.get('www-authenticate'),
+        `Bearer realm="api", error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="${opaquePlace.metadataUrl}"`,
+      );
+
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(opaquePlace.resource), {
+          requestInit: { headers: { authorization: `Bearer ${opaque}` } },
+        }),
+      );
+      t.after(() => client.close());
+      assert.deepEqual((await client.callTool({ name: 'whoami' })).content, [
+        { type: 'text', text: 'service' }, // the answer names no subject: the client
+      ]);
+      // The log is in order: admin_echo, had it run, would come first.
+      await until(() => runsOf(introspecting).length > 0, 'the whoami run');
+      assert.deepEqual(runsOf(introspecting), ['whoami service']);
     });
 
     await t.test(

@@ -5,7 +5,8 @@
 //   ISSUER=https://login.example.com npx tsx examples/mcp.ts
 //
 // ISSUER: the authorization server's issuer; RESOURCE: this server's URL, which clients ask tokens
-// for (default http://127.0.0.1:$PORT/mcp); PORT (8000); LOG_LEVEL=silent: no log lines.
+// for (default http://127.0.0.1:$PORT/mcp); INTROSPECTION_CLIENT_ID, INTROSPECTION_CLIENT_SECRET:
+// the client it introspects opaque tokens as (none: JWTs only); PORT (8000); LOG_LEVEL=silent.
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -20,7 +21,7 @@ import { z } from 'zod';
 import { grantedScopes, HttpBearer, type Nothing } from 'vouch';
 import { authOf, requireAuth, serveResourceMetadata, vouchErrorHandler } from 'vouch/express';
 import { JwtBearer } from 'vouch/jwt';
-import { protectedResource } from 'vouch/oauth';
+import { IntrospectionBearer, protectedResource, type IntrospectionAnswer } from 'vouch/oauth';
 
 const port = Number(process.env.PORT ?? 8000);
 const issuer = process.env.ISSUER ?? exit('ISSUER must name the authorization server');
@@ -29,19 +30,25 @@ const resource = protectedResource({
   authorizationServers: [issuer],
 });
 
-// Access tokens are JWTs that the authorization server signs for this resource; `JwtBearer`
-// checks them. The resource's own Bearer around it points clients to the metadata in its
-// challenges, and accepts a token as the SDK's `AuthInfo`, which tools get as `extra.authInfo`.
+// The authorization server's metadata: where its keys are, and where it answers introspection.
+const metadata = await metadataOf(issuer);
+
+// JWTs are checked against the server's keys; other tokens by asking it (RFC 7662), given a
+// client to ask as. The resource's Bearer picks by the token's form, points to the metadata in its
+// challenges, and accepts a token as the SDK's `AuthInfo` (the tools' `extra.authInfo`).
 const jwt = new JwtBearer({
-  jwksUrl: await jwksUriOf(issuer),
+  jwksUrl: metadata.jwks_uri ?? exit(`ISSUER: ${issuer} publishes no jwks_uri`),
   issuer,
   audience: resource.resource,
   algorithms: ['RS256'], // what your authorization server signs access tokens with
 });
+const opaque = introspection();
 const bearer = new HttpBearer({
   resource,
-  bearerFormat: 'JWT',
-  authenticate: async (request, token) => authInfoOf(token, await jwt.authenticate(request, token)),
+  authenticate: async (request, token) => {
+    const verifier = opaque === undefined || isJwt(token) ? jwt : opaque;
+    return authInfoOf(token, await verifier.authenticate(request, token));
+  },
 });
 
 /** Tools any caller with `mcp:tools` may run; a call of any other needs `mcp:admin` too. */
@@ -102,16 +109,40 @@ function ran(tool: string, authInfo: AuthInfo | undefined, text: string) {
 }
 
 /** The SDK's view of a verified token: `scopes` is also where vouch reads its scopes from. */
-function authInfoOf(token: string, claims: JWTPayload | Nothing): AuthInfo | undefined {
+function authInfoOf(
+  token: string,
+  claims: JWTPayload | IntrospectionAnswer | Nothing,
+): AuthInfo | undefined {
   const clientId = claims ? claims['client_id'] : undefined;
-  if (!claims || typeof clientId !== 'string') return undefined; // RFC 9068 §2.2: required
+  if (!claims || typeof clientId !== 'string') return undefined; // AuthInfo needs the client
   return {
     token,
     clientId,
     scopes: [...grantedScopes(claims)],
-    ...(claims.exp === undefined ? {} : { expiresAt: claims.exp }),
+    ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp } : {}),
     extra: { sub: claims.sub },
   };
+}
+
+/** A compact JWS (RFC 7515 §7.1): three parts. Anything else is an opaque token. */
+function isJwt(token: string): boolean {
+  return token.split('.').length === 3;
+}
+
+/**
+ * The introspecting Bearer, given `INTROSPECTION_CLIENT_ID` and `INTROSPECTION_CLIENT_SECRET`,
+ * the client the resource introspects as; none without them.
+ */
+function introspection(): IntrospectionBearer | undefined {
+  const clientId = process.env.INTROSPECTION_CLIENT_ID;
+  const clientSecret = process.env.INTROSPECTION_CLIENT_SECRET;
+  if (clientId === undefined && clientSecret === undefined) return undefined;
+  if (!clientId || !clientSecret) {
+    exit('INTROSPECTION_CLIENT_ID and INTROSPECTION_CLIENT_SECRET go together');
+  }
+  const introspectionEndpoint =
+    metadata.introspection_endpoint ?? exit(`ISSUER: ${issuer} offers no introspection`);
+  return new IntrospectionBearer({ resource, introspectionEndpoint, clientId, clientSecret });
 }
 
 /** Who a token stands for: its subject, or the client it was issued to when it names none. */
@@ -168,20 +199,24 @@ function jsonRpcError(code: number, message: string) {
 }
 
 /**
- * The authorization server's `jwks_uri`, from its OpenID Connect Discovery metadata (which must
- * name `issuer` exactly, RFC 8414 §3.3), read once at start-up: by hand until `JwtBearer` is given
- * the resource and discovers its authorization servers' keys itself.
+ * The authorization server's metadata, from OpenID Connect Discovery, read by hand once at
+ * start-up until vouch/oauth discovers it: it must name `issuer` exactly (RFC 8414 §3.3).
  */
-async function jwksUriOf(issuer: string): Promise<string> {
+async function metadataOf(
+  issuer: string,
+): Promise<{ jwks_uri?: string; introspection_endpoint?: string }> {
   const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
   const response = await fetch(url, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
-  const metadata = (await response?.json().catch(() => undefined)) as
-    { issuer?: unknown; jwks_uri?: unknown } | undefined;
-  if (response?.status !== 200 || metadata?.issuer !== issuer) {
+  const document = (await response?.json().catch(() => undefined)) as
+    { issuer?: unknown; jwks_uri?: unknown; introspection_endpoint?: unknown } | undefined;
+  if (response?.status !== 200 || document?.issuer !== issuer) {
     exit(`ISSUER: no metadata naming ${issuer} at ${url}`);
   }
-  if (typeof metadata.jwks_uri !== 'string') exit(`ISSUER: ${url} names no jwks_uri`);
-  return metadata.jwks_uri;
+  const { jwks_uri, introspection_endpoint } = document;
+  return {
+    ...(typeof jwks_uri === 'string' ? { jwks_uri } : {}),
+    ...(typeof introspection_endpoint === 'string' ? { introspection_endpoint } : {}),
+  };
 }
 
 /** One JSON line on standard output (never a token or a header); none under LOG_LEVEL=silent. */
