@@ -30,18 +30,11 @@ const resource = protectedResource({
   authorizationServers: [issuer],
 });
 
-// The authorization server's metadata: where its keys are, and where it answers introspection.
-const metadata = await metadataOf(issuer);
-
-// JWTs are checked against the server's keys; other tokens by asking it (RFC 7662), given a
+// JWTs are the resource's access tokens (RFC 9068: its one audience, `typ` at+jwt), checked
+// against the keys the server's metadata names; other tokens by asking it (RFC 7662), given a
 // client to ask as. The resource's Bearer picks by the token's form, points to the metadata in its
 // challenges, and accepts a token as the SDK's `AuthInfo` (the tools' `extra.authInfo`).
-const jwt = new JwtBearer({
-  jwksUrl: metadata.jwks_uri ?? exit(`ISSUER: ${issuer} publishes no jwks_uri`),
-  issuer,
-  audience: resource.resource,
-  algorithms: ['RS256'], // what your authorization server signs access tokens with
-});
+const jwt = new JwtBearer({ resource, algorithms: ['RS256'] }); // what your server signs with
 const opaque = introspection();
 const bearer = new HttpBearer({
   resource,
@@ -140,9 +133,8 @@ function introspection(): IntrospectionBearer | undefined {
   if (!clientId || !clientSecret) {
     exit('INTROSPECTION_CLIENT_ID and INTROSPECTION_CLIENT_SECRET go together');
   }
-  const introspectionEndpoint =
-    metadata.introspection_endpoint ?? exit(`ISSUER: ${issuer} offers no introspection`);
-  return new IntrospectionBearer({ resource, introspectionEndpoint, clientId, clientSecret });
+  // Its endpoint is read from the server's metadata, as the JWT path's keys are.
+  return new IntrospectionBearer({ resource, clientId, clientSecret });
 }
 
 /** Who a token stands for: its subject, or the client it was issued to when it names none. */
@@ -196,27 +188,6 @@ function deepFreeze(value: unknown): unknown {
 
 function jsonRpcError(code: number, message: string) {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
-/**
- * The authorization server's metadata, from OpenID Connect Discovery, read by hand once at
- * start-up until vouch/oauth discovers it: it must name `issuer` exactly (RFC 8414 §3.3).
- */
-async function metadataOf(
-  issuer: string,
-): Promise<{ jwks_uri?: string; introspection_endpoint?: string }> {
-  const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-  const response = await fetch(url, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
-  const document = (await response?.json().catch(() => undefined)) as
-    { issuer?: unknown; jwks_uri?: unknown; introspection_endpoint?: unknown } | undefined;
-  if (response?.status !== 200 || document?.issuer !== issuer) {
-    exit(`ISSUER: no metadata naming ${issuer} at ${url}`);
-  }
-  const { jwks_uri, introspection_endpoint } = document;
-  return {
-    ...(typeof jwks_uri === 'string' ? { jwks_uri } : {}),
-    ...(typeof introspection_endpoint === 'string' ? { introspection_endpoint } : {}),
-  };
 }
 
 /** One JSON line on standard output (never a token or a header); none under LOG_LEVEL=silent. */
