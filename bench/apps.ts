@@ -2,19 +2,22 @@
 // encapsulated context so that no route pays for another's plugin; Express with passport and with
 // vouch, alone and in an app of some size; Hono with vouch. Every route answers the same body; a
 // check written by hand uses vouch's constant-time matcher, so that only the machinery around the
-// check differs.
+// check differs. The OAuth routes check tokens of a real authorization server (token-issuer.ts).
 import fastifyAuth from '@fastify/auth';
 import basicAuth from '@fastify/basic-auth';
 import bearerAuth from '@fastify/bearer-auth';
 import express from 'express';
 import Fastify, { type FastifyInstance, type onRequestHookHandler } from 'fastify';
 import { Hono, type Context } from 'hono';
+import type { JSONWebKeySet } from 'jose';
 import { Passport } from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { APIKeyHeader, HttpBasic, HttpBearer, timingSafeMatcher } from '../src/index.js';
 import { requireAuth as expressAuth } from '../src/express/index.js';
 import { vouch } from '../src/fastify/index.js';
 import { requireAuth as honoAuth } from '../src/hono/index.js';
+import { JwtBearer } from '../src/jwt/index.js';
+import { IntrospectionBearer, protectedResource } from '../src/oauth/index.js';
 
 export const TOKEN = 'bnch_5c1f0e8a9d2b47c6a3e1f0d9b8c7a6e5d4c3b2a1';
 export const API_KEY = 'key_0f9e8d7c6b5a49382716a5b4c3d2e1f0';
@@ -74,6 +77,79 @@ export const targets = [
   { first: routes.honoBearer, second: routes.hono, times: 0.9 },
 ] as const;
 
+/** How long the OAuth tokens live, and an introspection answer is reused: longer than any run. */
+export const OAUTH_LIFETIME_SECONDS = 2 * 60 * 60;
+
+/** The environment variable that hands the Fastify process its {@link OAuthSettings}, as JSON. */
+export const OAUTH_ENV = 'BENCH_OAUTH';
+
+/** What the Fastify app needs to check the tokens of the bench's authorization server. */
+export interface OAuthSettings {
+  /** The authorization server's issuer identifier, the `iss` of its tokens. */
+  readonly issuer: string;
+  /** Its public keys, given rather than fetched: no JWKS refresh can fall in a timed run. */
+  readonly jwks: JSONWebKeySet;
+  readonly introspectionEndpoint: string;
+  /** The confidential client the resource introspects as. */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The resource identifier whose tokens are JWTs. */
+  readonly jwtResource: string;
+  /** The resource identifier whose tokens are opaque, hence introspected. */
+  readonly opaqueResource: string;
+}
+
+/** The {@link OAuthSettings} in `env`, the Fastify process's environment. */
+export function oauthSettings(env: Readonly<Record<string, string | undefined>>): OAuthSettings {
+  const json = env[OAUTH_ENV];
+  if (json === undefined) throw new Error(`${OAUTH_ENV}: the authorization server's settings`);
+  return JSON.parse(json) as OAuthSettings;
+}
+
+/** A token of each kind, from the authorization server's token endpoint. */
+export interface OAuthTokens {
+  readonly jwt: string;
+  readonly opaque: string;
+}
+
+const oauthPaths = {
+  jwt: '/vouch/jwt',
+  jwtResource: '/vouch/jwt-resource',
+  introspection: '/vouch/introspection',
+} as const;
+
+/** The OAuth routes, on Fastify, each with the token it is timed with; one JWT serves both. */
+export function oauthRoutes(tokens: OAuthTokens) {
+  const jwt = { authorization: `Bearer ${tokens.jwt}` };
+  const opaque = { authorization: `Bearer ${tokens.opaque}` };
+  return {
+    jwt: route('fastify', oauthPaths.jwt, 'vouch JwtBearer', jwt),
+    jwtResource: route(
+      'fastify',
+      oauthPaths.jwtResource,
+      'vouch JwtBearer, protected resource',
+      jwt,
+    ),
+    introspection: route(
+      'fastify',
+      oauthPaths.introspection,
+      'vouch IntrospectionBearer, warm cache',
+      opaque,
+    ),
+  };
+}
+
+/** The OAuth routes, as {@link oauthRoutes} makes them. */
+export type OAuthRoutes = ReturnType<typeof oauthRoutes>;
+
+/** What the table judges of the OAuth routes (issue #27), as {@link targets}. */
+export function oauthTargets(oauth: OAuthRoutes) {
+  return [
+    { first: oauth.jwtResource, second: oauth.jwt, times: 0.9 },
+    { first: oauth.introspection, second: oauth.jwtResource, times: 0.9 },
+  ] as const;
+}
+
 const caller = { id: USER };
 const isToken = timingSafeMatcher(TOKEN);
 const isKey = timingSafeMatcher(API_KEY);
@@ -87,8 +163,11 @@ const handler = async () => ({ ok: true });
 export const bearer = new HttpBearer({ tokens: new Map([[TOKEN, caller]]) });
 const clientKey = new APIKeyHeader({ paramName: 'X-Client-Key', keys: [[API_KEY, caller]] });
 
-/** The Fastify app: the baseline, each vouch route and its peer. Not listening yet. */
-export async function fastifyApp(): Promise<FastifyInstance> {
+/**
+ * The Fastify app: the baseline, each vouch route and its peer, and the OAuth routes checking the
+ * tokens of the authorization server `oauth` describes. Not listening yet.
+ */
+export async function fastifyApp(oauth: OAuthSettings): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   app.get(routes.fastify.path, handler);
 
@@ -133,8 +212,42 @@ export async function fastifyApp(): Promise<FastifyInstance> {
     const onRequest = scope.auth([clientKey, scope.verifyBearerAuth!], { relation: 'or' });
     scope.get(routes.anyOfPeer.path, { onRequest }, handler);
   });
+  await app.register(async (scope) => oauthScope(scope, oauth));
   await app.ready();
   return app;
+}
+
+/**
+ * The OAuth routes, in a context of their own: `JwtBearer` as configured before protected
+ * resources, then for one (RFC 9068: `typ` at+jwt, one audience, `sub` and `client_id`), and
+ * `IntrospectionBearer` reusing each answer for the whole run.
+ */
+async function oauthScope(scope: FastifyInstance, oauth: OAuthSettings): Promise<void> {
+  await scope.register(vouch, { csrf: false });
+  const { issuer, jwks } = oauth;
+  const resource = (identifier: string) =>
+    protectedResource({ resource: identifier, authorizationServers: [issuer] });
+  const jwt = new JwtBearer({
+    keys: jwks,
+    issuer,
+    audience: oauth.jwtResource,
+    algorithms: ['RS256'],
+  });
+  const jwtResource = new JwtBearer({
+    resource: resource(oauth.jwtResource),
+    issuers: [{ issuer, keys: jwks }],
+    algorithms: ['RS256'],
+  });
+  const introspection = new IntrospectionBearer({
+    resource: resource(oauth.opaqueResource),
+    introspectionEndpoint: oauth.introspectionEndpoint,
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    cacheMaxAge: OAUTH_LIFETIME_SECONDS * 1000,
+  });
+  scope.get(oauthPaths.jwt, { auth: jwt }, handler);
+  scope.get(oauthPaths.jwtResource, { auth: jwtResource }, handler);
+  scope.get(oauthPaths.introspection, { auth: introspection }, handler);
 }
 
 export const send: express.RequestHandler = (_request, response) => response.json({ ok: true });

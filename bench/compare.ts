@@ -1,14 +1,16 @@
 // Is vouch slower than what a user would pick instead? Each vouch route and its peer on one
 // Fastify app, Bearer through passport and through vouch on Express, and through vouch on Hono,
-// each server with its no-auth baseline, timed by autocannon in rounds. See bench/README.md.
+// each server with its no-auth baseline, timed by autocannon in rounds; on Fastify too, the JWTs
+// and opaque tokens of a real authorization server. See bench/README.md.
 //
 //   npm run bench -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50] [--pipelining 1]
 import { fileURLToPath } from 'node:url';
-import { routes, targets, type ServerName } from './apps.js';
-import { rounds, verify, type Group } from './load.js';
+import { oauthRoutes, oauthTargets, routes, targets, type ServerName } from './apps.js';
+import { rounds, verify, warmUp, type Group } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import { startServer, type ServerProcess } from './process.js';
 import { summarise, table, targetTable } from './report.js';
+import { startTokenIssuer } from './token-issuer.js';
 import { checkTricks, timeTricks, trickTable } from './tricks.js';
 
 const PEERS = [
@@ -21,19 +23,26 @@ const PEERS = [
   '@fastify/auth',
   'passport',
   'passport-http-bearer',
+  'jose',
+  'oidc-provider',
   'autocannon',
 ];
 
 const { load, settings } = parseOptions();
 const started = preamble('vouch against its peers', PEERS, settings);
 const script = fileURLToPath(new URL('./server.ts', import.meta.url));
+const issuer = await startTokenIssuer();
+const oauth = oauthRoutes(issuer.tokens);
 const servers: Partial<Record<ServerName, ServerProcess>> = {};
 try {
   for (const name of ['fastify', 'express', 'hono'] as const) {
-    servers[name] = await startServer(script, { args: [name], readyPath: '/noauth' });
+    const env = name === 'fastify' ? issuer.env : {};
+    servers[name] = await startServer(script, { args: [name], env, readyPath: '/noauth' });
   }
   const { fastify, express, hono } = servers as Record<ServerName, ServerProcess>;
   for (const route of Object.values(routes)) await verify(servers[route.server]!.port, route);
+  for (const route of Object.values(oauth)) await verify(fastify.port, route);
+  const checked = issuer.introspections();
   console.log('checked   every route answers 200 and the body with its credential, 401 without');
   checkTricks();
   console.log('checked   every trick answers as its plain version');
@@ -43,18 +52,33 @@ try {
     { server: fastify, shots: [routes.fastify, routes.basic, routes.basicPeer] },
     { server: fastify, shots: [routes.fastify, routes.key, routes.keyPeer] },
     { server: fastify, shots: [routes.fastify, routes.anyOf, routes.anyOfPeer] },
+    { server: fastify, shots: [routes.fastify, oauth.jwt, oauth.jwtResource, oauth.introspection] },
     { server: express, shots: [routes.express, routes.passport, routes.expressBearer] },
     { server: express, shots: [routes.express45, routes.express45Bearer] },
     { server: hono, shots: [routes.hono, routes.honoMiddleware, routes.honoBearer] },
   ];
-  const runs = await rounds(groups, load);
-  const labels = Object.values(routes).map((route) => route.label);
+  await warmUp(groups, load);
+  const warm = issuer.introspections();
+  const runs = await rounds(groups, { ...load, warmup: 0 });
+  // The introspection route is timed on its warm cache only if the rounds asked the server nothing.
+  const timed = issuer.introspections() - warm;
+  console.log(
+    `cache     introspections: ${checked} by the checks, ${warm - checked} by the warm-up, ` +
+      `${timed} by the timed rounds`,
+  );
+  if (timed > 0) {
+    throw new Error(`${oauth.introspection.label}: ${timed} introspections in the timed rounds`);
+  }
+  // Each route once, in the order of the groups: the Fastify routes first.
+  const labels = [...new Set(groups.flatMap((group) => group.shots.map((shot) => shot.label)))];
   const summaries = summarise(labels, runs);
   // In this process, pinned apart from the servers, which are idle by now.
   const timedTricks = timeTricks(load.rounds);
-  console.log(`\n${table(summaries)}\n\n${targetTable(runs, targets)}\n`);
+  const allTargets = [...targets, ...oauthTargets(oauth)];
+  console.log(`\n${table(summaries)}\n\n${targetTable(runs, allTargets)}\n`);
   console.log(`${trickTable(timedTricks)}\n`);
   save('compare', started, { settings: load, summaries, runs, tricks: timedTricks });
 } finally {
   for (const server of Object.values(servers)) await server.close();
+  await issuer.close();
 }

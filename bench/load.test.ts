@@ -1,17 +1,35 @@
 // Proves that what `npm run bench` times is what it claims: every route answers as timed and
-// refuses without its credential, a wrong answer or a non-2xx aborts, and the order of the runs.
+// refuses without its credential, the OAuth routes with the tokens of the bench's authorization
+// server, a wrong answer or a non-2xx aborts, and the order of the runs.
 import { serve } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { API_KEY, expressApp, fastifyApp, honoApp, routes } from './apps.js';
+import { JWT_RESOURCE, OPAQUE_RESOURCE } from '../test/helpers/authorization-server.js';
+import {
+  API_KEY,
+  expressApp,
+  fastifyApp,
+  honoApp,
+  oauthRoutes,
+  oauthSettings,
+  routes,
+  type OAuthRoutes,
+} from './apps.js';
 import { fire, schedule, verify } from './load.js';
+import { startTokenIssuer, type TokenIssuer } from './token-issuer.js';
 
 describe('the apps of npm run bench', () => {
   const ports = { fastify: 0, express: 0, hono: 0 };
   const closers: (() => unknown)[] = [];
+  let issuer: TokenIssuer;
+  let oauth: OAuthRoutes;
   before(async () => {
-    const fastify = await fastifyApp();
+    issuer = await startTokenIssuer();
+    closers.push(() => issuer.close());
+    oauth = oauthRoutes(issuer.tokens);
+    // As the Fastify process gets them: from its environment.
+    const fastify = await fastifyApp(oauthSettings(issuer.env));
     closers.push(() => fastify.close());
     ports.fastify = Number(new URL(await fastify.listen({ host: '127.0.0.1', port: 0 })).port);
     const express = expressApp().listen(0, '127.0.0.1');
@@ -35,6 +53,49 @@ describe('the apps of npm run bench', () => {
       await verify(ports[route.server], route);
     });
   }
+
+  for (const name of ['jwt', 'jwtResource', 'introspection'] as const) {
+    it(`fastify, the OAuth route ${name}: answers as timed with its token, and refuses`, async () => {
+      await verify(ports.fastify, oauth[name]);
+    });
+  }
+
+  const status = async (path: string, token: string) => {
+    const headers = { authorization: `Bearer ${token}` };
+    return (await fetch(`http://127.0.0.1:${ports.fastify}${path}`, { headers })).status;
+  };
+
+  it('RFC 9068 §4: the protected resource refuses what JwtBearer of before accepts', async () => {
+    const as = issuer.authorizationServer;
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      iss: as.issuer,
+      sub: 'service',
+      client_id: 'service',
+      iat: now,
+      exp: now + 60,
+    };
+    const offProfile = [
+      await as.forge({ ...claims, aud: JWT_RESOURCE }, { typ: 'JWT' }),
+      await as.forge({ ...claims, aud: [JWT_RESOURCE, 'https://other.test/'] }),
+      await as.forge({ ...claims, aud: JWT_RESOURCE, client_id: undefined }),
+    ];
+    for (const token of offProfile) {
+      assert.equal(await status(oauth.jwt.path, token), 200);
+      assert.equal(await status(oauth.jwtResource.path, token), 401);
+    }
+  });
+
+  it('the introspection route asks once for a token, then answers its load from the cache', async () => {
+    const as = issuer.authorizationServer;
+    const token = (await as.clientCredentialsToken({ resource: OPAQUE_RESOURCE })).access_token;
+    const asked = issuer.introspections();
+    assert.equal(await status(oauth.introspection.path, token), 200);
+    assert.equal(issuer.introspections(), asked + 1);
+    const shot = { ...oauth.introspection, headers: { authorization: `Bearer ${token}` } };
+    await fire(ports.fastify, shot, { requests: 200 }, { connections: 10, pipelining: 1 });
+    assert.equal(issuer.introspections(), asked + 1);
+  });
 
   it('the check before timing catches a wrong answer, a wrong body and an open route', async () => {
     const port = ports.fastify;

@@ -104,14 +104,22 @@ export function schedule<T>(groups: readonly (readonly [T, ...T[]])[], rounds: n
   return order;
 }
 
+/** Sends every route of every group its load for `warmup` seconds, untimed. */
+export async function warmUp(
+  groups: readonly Group[],
+  options: LoadSettings & { warmup: number },
+): Promise<void> {
+  for (const { server, shots } of options.warmup > 0 ? groups : []) {
+    for (const shot of shots) await fire(server.port, shot, { seconds: options.warmup }, options);
+  }
+}
+
 /** Warms every route up, then times the rounds, with the server's CPU and autocannon's (ours). */
 export async function rounds(
   groups: readonly Group[],
   options: LoadSettings & { rounds: number; seconds: number; warmup: number },
 ): Promise<Run[]> {
-  for (const { server, shots } of options.warmup > 0 ? groups : []) {
-    for (const shot of shots) await fire(server.port, shot, { seconds: options.warmup }, options);
-  }
+  await warmUp(groups, options);
   const runs: Run[] = [];
   const others: number[] = [];
   const lists = groups.map((g) => g.shots);

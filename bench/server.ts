@@ -1,11 +1,11 @@
 // One app of bench/apps.ts, or the apps of one engine and route count of bench/route-count-apps.ts,
 // served on 127.0.0.1:$PORT in a process of its own (started by bench/process.ts with
 // bench/probe.ts loaded), so that it shares no event loop with autocannon.
-//   node --import tsx bench/server.ts fastify|express|hono
+//   node --import tsx bench/server.ts fastify|express|hono    (Fastify's OAuth routes: $BENCH_OAUTH)
 //   node --import tsx bench/server.ts routes Express|Hono|Fastify <count>
 import { serve } from '@hono/node-server';
 import { createServer } from 'node:http';
-import { expressApp, fastifyApp, honoApp } from './apps.js';
+import { expressApp, fastifyApp, honoApp, oauthSettings } from './apps.js';
 import { ENGINES, routeCountListener, type Engine } from './route-count-apps.js';
 
 const port = Number(process.env.PORT);
@@ -19,6 +19,6 @@ if (name === 'routes') {
 } else if (name === 'hono') {
   serve({ fetch: honoApp().fetch, hostname: '127.0.0.1', port });
 } else {
-  await (await fastifyApp()).listen({ host: '127.0.0.1', port });
+  await (await fastifyApp(oauthSettings(process.env))).listen({ host: '127.0.0.1', port });
 }
 process.once('SIGTERM', () => process.exit(0));
