@@ -50,6 +50,19 @@ describe('protectedResource', () => {
       resource_documentation: 'https://docs.example.com/mcp',
     });
     assert.equal('scopes_supported' in api.metadata([]), false);
+    const documented = protectedResource({
+      resource: 'https://api.example.com/mcp',
+      authorizationServers: AS,
+      resourcePolicyUri: 'https://example.com/policy',
+      resourceTosUri: 'https://example.com/tos',
+    });
+    assert.deepEqual(documented.metadata([]), {
+      resource: 'https://api.example.com/mcp',
+      authorization_servers: AS,
+      bearer_methods_supported: ['header'],
+      resource_policy_uri: 'https://example.com/policy',
+      resource_tos_uri: 'https://example.com/tos',
+    });
   });
 
   it('refuses what cannot identify a resource, naming the option', () => {
@@ -91,5 +104,16 @@ describe('protectedResource', () => {
         }),
       /resourceTosUri/,
     );
+    for (const resourceName of ['', 42]) {
+      assert.throws(
+        () =>
+          protectedResource({
+            resource: 'https://api.example.com',
+            authorizationServers: AS,
+            resourceName: resourceName as string,
+          }),
+        /resourceName must be a non-empty string/,
+      );
+    }
   });
 });
