@@ -53,6 +53,41 @@ export function requireToken(value: string, what: string): void {
   }
 }
 
+/**
+ * A whole-number option: `fallback` when left out, else a safe integer of 0 or more (above 0 when
+ * `positive`). Throws a {@link ConfigurationError}: "`what` must be a whole number [of `unit`], 0
+ * or more" (or "more than 0").
+ */
+export function wholeNumber(
+  value: number | undefined,
+  fallback: number,
+  what: string,
+  { unit, positive = false }: { readonly unit?: string; readonly positive?: boolean } = {},
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < (positive ? 1 : 0)) {
+    const of = unit === undefined ? '' : ` of ${unit}`;
+    throw new ConfigurationError(
+      `${what} must be a whole number${of}, ${positive ? 'more than 0' : '0 or more'}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The values a claim must hold, given as one string or a list of them: `undefined` for `false`
+ * (any, deliberately); a {@link ConfigurationError} with `refusal` for anything else, an empty
+ * list or an empty string included.
+ */
+export function claimValues(value: unknown, refusal: string): readonly string[] | undefined {
+  if (value === false) return undefined;
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  if (values.length === 0 || values.some((one) => typeof one !== 'string' || one === '')) {
+    throw new ConfigurationError(refusal);
+  }
+  return values as string[];
+}
+
 /** Makes an OpenAPI component name from free text: only `A-Za-z0-9._-` survive. */
 export function schemeNamePart(value: string): string {
   return value.replace(/[^A-Za-z0-9._-]/g, '_');

@@ -1,5 +1,6 @@
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyOptions } from 'jose';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
+import { claimValues, wholeNumber } from '../core/configuration-checks.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
@@ -250,13 +251,7 @@ function fetchesKeys(options: JwtBearerOptions<unknown>): boolean {
 }
 
 function milliseconds(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new ConfigurationError(
-      `JwtBearer ${name} must be a whole number of milliseconds, 0 or more`,
-    );
-  }
-  return value;
+  return wholeNumber(value, fallback, `JwtBearer ${name}`, { unit: 'milliseconds' });
 }
 
 /** The `issuer` or `audience` option as jose takes it; `false` checks nothing. */
@@ -264,13 +259,10 @@ function expected(
   name: 'issuer' | 'audience',
   value: unknown,
 ): { issuer?: string[]; audience?: string[] } {
-  if (value === false) return {};
-  const values: unknown[] = Array.isArray(value) ? value : [value];
-  if (values.length === 0 || values.some((one) => typeof one !== 'string' || one === '')) {
-    const claim = name === 'issuer' ? 'iss' : 'aud';
-    throw new ConfigurationError(
-      `JwtBearer needs ${name}: the value(s) a token's ${claim} must hold, or false to accept any`,
-    );
-  }
-  return { [name]: values as string[] };
+  const claim = name === 'issuer' ? 'iss' : 'aud';
+  const values = claimValues(
+    value,
+    `JwtBearer needs ${name}: the value(s) a token's ${claim} must hold, or false to accept any`,
+  );
+  return values === undefined ? {} : { [name]: [...values] };
 }

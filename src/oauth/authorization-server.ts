@@ -1,3 +1,4 @@
+import { wholeNumber } from '../core/configuration-checks.js';
 import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 import { absoluteUrl } from './protected-resource.js';
 
@@ -189,11 +190,8 @@ function issuerIdentifier(issuer: unknown): string {
 }
 
 function milliseconds(value: number | undefined, name: string): number {
-  if (value === undefined) return 5000;
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new ConfigurationError(
-      `authorization server ${name} must be a whole number of milliseconds, more than 0`,
-    );
-  }
-  return value;
+  return wholeNumber(value, 5000, `authorization server ${name}`, {
+    unit: 'milliseconds',
+    positive: true,
+  });
 }

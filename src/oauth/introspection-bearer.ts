@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { AuthenticatorOptions } from '../core/authenticator.js';
+import { claimValues, wholeNumber } from '../core/configuration-checks.js';
 import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
@@ -307,23 +308,15 @@ function expectations(options: IntrospectionBearerOptions<unknown>): Introspecti
 
 /** The `audience` or `issuer` option as a list; `undefined` for `false` (any). */
 function expected(name: 'audience' | 'issuer', value: unknown): readonly string[] | undefined {
-  if (value === false) return undefined;
-  const values: unknown[] = Array.isArray(value) ? value : [value];
-  if (values.length === 0 || values.some((one) => typeof one !== 'string' || one === '')) {
-    const claim = name === 'issuer' ? 'iss' : 'aud';
-    throw new ConfigurationError(
-      `IntrospectionBearer needs ${name} (or a resource): the value(s) an answer's ${claim} must hold, or false to accept any`,
-    );
-  }
-  return values as string[];
+  const claim = name === 'issuer' ? 'iss' : 'aud';
+  return claimValues(
+    value,
+    `IntrospectionBearer needs ${name} (or a resource): the value(s) an answer's ${claim} must hold, or false to accept any`,
+  );
 }
 
 function whole(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new ConfigurationError(`IntrospectionBearer ${name} must be a whole number, 0 or more`);
-  }
-  return value;
+  return wholeNumber(value, fallback, `IntrospectionBearer ${name}`);
 }
 
 /**
