@@ -48,18 +48,16 @@ export function typCheck(typ: unknown, fallback?: string): { typ?: string } {
 /**
  * What jose does not check of a protected resource's token, once it has verified one: `aud`
  * names the resource alone (a token minted for it and another could be replayed by the other);
- * no `cnf` (a token bound to a key or certificate, RFC 7800, 8705, 9449, needs a proof this
- * Bearer does not check: refused rather than accepted unbound); and the user and client it
- * speaks for, `sub` and `client_id` (RFC 9068 §2.2), are non-empty strings, so that
+ * and the user and client it speaks for, `sub` and `client_id` (RFC 9068 §2.2), are non-empty strings, so that
  * `request.auth` can be read for them. `iat` and `jti`, also required by the profile, serve no
- * check a resource makes of a Bearer token (jose checks `iat` is a number when present).
+ * check a resource makes of a Bearer token (jose checks `iat` is a number when present). A
+ * binding (`cnf`) is checked apart, against what the request proved.
  */
 export function isAccessTokenForOne(payload: JWTPayload): boolean {
   const { aud, sub } = payload;
   const clientId = payload['client_id'];
   return (
     (typeof aud === 'string' || (Array.isArray(aud) && aud.length === 1)) &&
-    !Object.hasOwn(payload, 'cnf') &&
     typeof sub === 'string' &&
     sub !== '' &&
     typeof clientId === 'string' &&

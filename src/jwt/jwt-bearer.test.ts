@@ -432,8 +432,12 @@ describe('JwtBearer', () => {
     it('is one whose hook verifies a JWT: it overrides nothing HttpBearer calls', () => {
       const bearer = new JwtBearer({ ...settings, keys: { keys: [] }, algorithms: ['RS256'] });
       assert.ok(bearer instanceof HttpBearer);
-      // Reading the token and judging the hook's answer are HttpBearer's, unchanged.
-      assert.deepEqual(Object.getOwnPropertyNames(JwtBearer.prototype), ['constructor']);
+      // Reading the token and judging the hook's answer are HttpBearer's, unchanged; verifyToken
+      // is the entry for a request that proves a binding.
+      assert.deepEqual(Object.getOwnPropertyNames(JwtBearer.prototype), [
+        'constructor',
+        'verifyToken',
+      ]);
     });
 
     it('verifies through authenticate(), which a subclass may extend', async () => {

@@ -4,7 +4,8 @@ import { claimValues, wholeNumber } from '../core/configuration-checks.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
-import { HttpBearer, type BearerHook } from '../http/http-bearer.js';
+import { HttpBearer } from '../http/http-bearer.js';
+import { confirms, type Possession } from '../oauth/confirmation.js';
 import type { ProtectedResource } from '../oauth/protected-resource.js';
 import { accessTokenChecks, isAccessTokenForOne, typCheck } from './access-token-profile.js';
 import { verificationKeys, type JwtKeySource } from './jwt-keys.js';
@@ -68,9 +69,8 @@ export type JwtAudienceOptions =
   | {
       /**
        * The OAuth protected resource whose access tokens it accepts (RFC 9068 §4): `aud` must be
-       * its identifier and nothing else, `typ` `at+jwt`, `iss`, `sub` and `client_id` present,
-       * and a token bound to a key (`cnf`) is refused. Its challenges point to the resource's
-       * metadata; without `issuer`, `issuers` or keys, its authorization servers are trusted.
+       * its identifier and nothing else, `typ` `at+jwt`, `iss`, `sub` and `client_id` present.
+       * Its challenges point to the resource's metadata; without `issuer`, `issuers` or keys, its authorization servers are trusted.
        */
       readonly resource: ProtectedResource;
       /** Left out, or the resource's identifier itself. */
@@ -122,9 +122,10 @@ export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
  *
  * Given the OAuth protected `resource` it serves, it accepts that resource's access tokens only
  * (RFC 9068 §4): `aud` is the resource's identifier and nothing else, `typ` is `at+jwt`, `iss`,
- * `sub` and `client_id` are present, and a token bound to a key or certificate (`cnf`) is
- * refused, its binding being unchecked here. Its challenges then point to the resource's
- * metadata (RFC 9728 §5.1).
+ * `sub` and `client_id` are present. Its challenges then point to the resource's metadata (RFC
+ * 9728 §5.1). With or without a resource, a token bound to a key or certificate (`cnf`) is
+ * refused unless the request proves the binding (see {@link JwtBearer.verifyToken}): a
+ * DPoP-bound token sent as a plain Bearer token is never accepted.
  *
  * Several issuers, each with its own keys (tenants, or a migration between two servers), are
  * given as `issuers`: a token's `iss` picks its issuer's keys, and a token naming none is
@@ -152,7 +153,10 @@ export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
  * const mcp = new JwtBearer({ resource: api, algorithms: ['RS256'] });
  */
 export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
+  readonly #verify: TokenCheck<TAuth>;
+
   constructor(options: JwtBearerOptions<TAuth>) {
+    const verify = jwtHook(options);
     super({
       bearerFormat: 'JWT',
       ...(options.name === undefined ? {} : { name: options.name }),
@@ -162,16 +166,38 @@ export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
       ...(options.resource === undefined ? {} : { resource: options.resource }),
       // A JWKS that cannot be fetched is a 503; so is a store that `map` reads, when it says so.
       consultsStore: options.consultsStore ?? fetchesKeys(options),
-      authenticate: jwtHook(options),
+      authenticate: (request, token) => verify(request, token),
     });
+    this.#verify = verify;
+  }
+
+  /**
+   * Verifies a token as a request presented it, with what the request proved it holds (a DPoP
+   * key, a client certificate): a token bound to a key or certificate (`cnf`) is accepted only
+   * when `possession` proves it. The Bearer path passes no possession; `DPoPBearer` passes its
+   * proof's key. `authenticate` overridden in a subclass is not called on this path.
+   */
+  verifyToken(
+    request: AuthRequest,
+    token: string,
+    possession: Possession,
+  ): Awaitable<TAuth | Nothing> {
+    return this.#verify(request, token, possession);
   }
 }
+
+/** A token's check, given what the request proved it holds. */
+type TokenCheck<TAuth> = (
+  request: AuthRequest,
+  token: string,
+  possession?: Possession,
+) => Awaitable<TAuth | Nothing>;
 
 /**
  * The hook of a {@link JwtBearer}: verifies the token with jose, then maps its payload to
  * `request.auth`; a token jose refuses resolves with `undefined`.
  */
-function jwtHook<TAuth>(options: JwtBearerOptions<TAuth>): BearerHook<TAuth> {
+function jwtHook<TAuth>(options: JwtBearerOptions<TAuth>): TokenCheck<TAuth> {
   const timing = {
     timeout: milliseconds(options.jwksTimeout, 5000, 'jwksTimeout'),
     cooldown: milliseconds(options.jwksCooldown, 60_000, 'jwksCooldown'),
@@ -194,7 +220,7 @@ function jwtHook<TAuth>(options: JwtBearerOptions<TAuth>): BearerHook<TAuth> {
   const verificationFor = verifications(options, timing, checks);
   const strict = resource !== undefined;
   const map = options.map;
-  return async (request, token) => {
+  return async (request, token, possession) => {
     const verification = verificationFor(token);
     if (verification === undefined) return undefined;
     let payload: JWTPayload;
@@ -208,6 +234,7 @@ function jwtHook<TAuth>(options: JwtBearerOptions<TAuth>): BearerHook<TAuth> {
       throw error;
     }
     if (strict && !isAccessTokenForOne(payload)) return undefined;
+    if (!confirms(payload['cnf'], possession)) return undefined;
     return map === undefined ? (payload as TAuth) : map(payload, request);
   };
 }

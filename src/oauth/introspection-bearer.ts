@@ -5,9 +5,10 @@ import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
 import { utf8 } from '../core/utf8.js';
-import { HttpBearer, type BearerHook } from '../http/http-bearer.js';
+import { HttpBearer } from '../http/http-bearer.js';
 import { toBase64url } from '../internal/base64.js';
 import { ExpiringCache } from '../internal/expiring-cache.js';
+import { confirms, type Possession } from './confirmation.js';
 import { AuthorizationServer, authorizationServer } from './authorization-server.js';
 import {
   introspectToken,
@@ -108,8 +109,9 @@ export interface IntrospectionBearerSettings<TAuth> extends Omit<
  * opaque access tokens, which only their issuer can read. The token goes to the endpoint in a
  * form-encoded POST, the resource authenticating as a confidential client; an answer accepts
  * only when `active` is `true` and its claims pass the checks the JWT path makes (see
- * {@link judgeIntrospection}): the audience, the issuer, `exp` and `nbf`, and a plain Bearer
- * token (`cnf` or a `token_type` other than `Bearer` refuses). `request.auth` is the answer, or
+ * {@link judgeIntrospection}): the audience, the issuer, `exp` and `nbf`, and the token type. A
+ * token bound to a key or certificate (`cnf`) is refused unless the request proves the binding
+ * (see {@link IntrospectionBearer.verifyToken}). `request.auth` is the answer, or
  * what `map` makes of it; routes' `scopes` read its `scope`.
  *
  * Answers are cached under a SHA-256 digest of the token, never the token: an acceptance for at
@@ -135,7 +137,10 @@ export interface IntrospectionBearerSettings<TAuth> extends Omit<
  * });
  */
 export class IntrospectionBearer<TAuth = IntrospectionAnswer> extends HttpBearer<TAuth> {
+  readonly #verify: TokenCheck<TAuth>;
+
   constructor(options: IntrospectionBearerOptions<TAuth>) {
+    const verify = introspectionHook(options);
     super({
       name: options.name ?? 'bearerAuth_introspection',
       ...(options.realm === undefined ? {} : { realm: options.realm }),
@@ -144,10 +149,32 @@ export class IntrospectionBearer<TAuth = IntrospectionAnswer> extends HttpBearer
       resource: options.resource,
       // The endpoint may be down or slow: the 503 is documented on the routes it protects.
       consultsStore: true,
-      authenticate: introspectionHook(options),
+      authenticate: (request, token) => verify(request, token),
     });
+    this.#verify = verify;
+  }
+
+  /**
+   * Checks a token as a request presented it, with what the request proved it holds (a DPoP
+   * key, a client certificate): a token bound to a key or certificate (`cnf`) is accepted only
+   * when `possession` proves it. The Bearer path passes no possession; `DPoPBearer` passes its
+   * proof's key. `authenticate` overridden in a subclass is not called on this path.
+   */
+  verifyToken(
+    request: AuthRequest,
+    token: string,
+    possession: Possession,
+  ): Awaitable<TAuth | Nothing> {
+    return this.#verify(request, token, possession);
   }
 }
+
+/** A token's check, given what the request proved it holds. */
+type TokenCheck<TAuth> = (
+  request: AuthRequest,
+  token: string,
+  possession?: Possession,
+) => Awaitable<TAuth | Nothing>;
 
 /** A verdict as cached: the accepted answer, or `false` for a refusal. */
 type Verdict = IntrospectionAnswer | false;
@@ -156,7 +183,7 @@ type Verdict = IntrospectionAnswer | false;
  * The hook of an {@link IntrospectionBearer}: a cached verdict when there is one (answered
  * synchronously), else one introspection shared by every request with the token meanwhile.
  */
-function introspectionHook<TAuth>(options: IntrospectionBearerOptions<TAuth>): BearerHook<TAuth> {
+function introspectionHook<TAuth>(options: IntrospectionBearerOptions<TAuth>): TokenCheck<TAuth> {
   const call = introspectionCall(options);
   const expected = expectations(options);
   const maxAge = whole(options.cacheMaxAge, 60_000, 'cacheMaxAge');
@@ -185,9 +212,10 @@ function introspectionHook<TAuth>(options: IntrospectionBearerOptions<TAuth>): B
     return pending;
   };
 
-  return (request, token) => {
+  return (request, token, possession) => {
+    // The verdict is the token's, cached; its binding is proved by each request anew.
     const accept = (verdict: Verdict): Awaitable<TAuth | Nothing> => {
-      if (verdict === false) return undefined;
+      if (verdict === false || !confirms(verdict.cnf, possession)) return undefined;
       return map === undefined ? (verdict as TAuth) : map(verdict, request);
     };
     // The digest keys the cache, so no token stays in memory after its request.

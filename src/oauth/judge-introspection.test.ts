@@ -64,12 +64,17 @@ describe('judgeIntrospection', () => {
     ['RFC 8707: the resource twice', { aud: [RESOURCE, RESOURCE] }],
     ['without an audience', { aud: undefined }],
     ['RFC 9449: a DPoP token sent as Bearer', { token_type: 'DPoP' }],
-    ['RFC 7800: bound to a key (cnf)', { cnf: { jkt: 'abc' } }],
-    ['RFC 8705: bound to a certificate (cnf)', { cnf: { 'x5t#S256': 'abc' } }],
-    ['cnf, even empty', { cnf: {} }],
+    ['RFC 9449: a DPoP token naming no key', { token_type: 'DPoP', cnf: { 'x5t#S256': 'abc' } }],
+    ['a token type not a string', { token_type: 1 }],
     ['another token type', { token_type: 'N_A' }],
     ['scope not a string', { scope: ['mcp:tools'] }],
   ];
+  it('leaves a binding to be proved by each request, and accepts a DPoP token naming its key', () => {
+    assert.equal(judge({ cnf: { jkt: 'abc' } }), true);
+    assert.equal(judge({ cnf: { 'x5t#S256': 'abc' } }), true);
+    assert.equal(judge({ token_type: 'dpop', cnf: { jkt: 'abc' } }), true);
+  });
+
   for (const [what, changes] of refused) {
     it(`refuses: ${what}`, () => {
       assert.equal(judge(changes), false);
@@ -93,6 +98,6 @@ describe('judgeIntrospection', () => {
     };
     assert.equal(judge({ aud: undefined, iss: 'https://anyone.example.com' }, loose), true);
     assert.equal(judge({ iss: 42 }, loose), false, 'iss must still be a string');
-    assert.equal(judge({ cnf: {} }, loose), false, 'a bound token never passes');
+    assert.equal(judge({ token_type: 'DPoP' }, loose), false, 'a DPoP token names its key');
   });
 });

@@ -10,7 +10,7 @@ export interface IntrospectionAnswer {
   readonly scope?: string;
   readonly client_id?: string;
   readonly username?: string;
-  /** `Bearer` when present (compared case-insensitively). */
+  /** `Bearer`, or `DPoP` for a DPoP-bound token, when present (compared case-insensitively). */
   readonly token_type?: string;
   readonly exp?: number;
   readonly iat?: number;
@@ -19,6 +19,8 @@ export interface IntrospectionAnswer {
   readonly aud?: string | readonly string[];
   readonly iss?: string;
   readonly jti?: string;
+  /** The key or certificate the token is bound to (RFC 7800), proved by each request. */
+  readonly cnf?: unknown;
   /** Anything else the authorization server adds. */
   readonly [claim: string]: unknown;
 }
@@ -39,11 +41,11 @@ export interface IntrospectionExpectations {
 
 /**
  * Whether an introspection answer accepts its token at `now` (milliseconds since the epoch), as
- * the JWT path checks a payload: `active` exactly `true`; a Bearer token (no `cnf`, `token_type`
- * absent or `Bearer`: a DPoP- or certificate-bound token sent as a plain Bearer is refused until
- * its binding is checked); `exp` not past and `nbf` not ahead, give or take the tolerance; `iss`,
- * when given, trusted; `aud` as `expected` says; `scope`, when given, a string. A claim of the
- * wrong type refuses.
+ * the JWT path checks a payload: `active` exactly `true`; `token_type`, when given, `Bearer` or
+ * `DPoP` (RFC 9449 §6.2), a DPoP token naming its key in `cnf.jkt`; `exp` not past and `nbf` not
+ * ahead, give or take the tolerance; `iss`, when given, trusted; `aud` as `expected` says;
+ * `scope`, when given, a string. A claim of the wrong type refuses. A binding (`cnf`) is checked
+ * apart, against what each request proves (see `confirms`).
  */
 export function judgeIntrospection(
   answer: IntrospectionResponse,
@@ -53,10 +55,7 @@ export function judgeIntrospection(
   // `active` is a boolean by the time it gets here; `true` exactly, whatever reaches it.
   if ((answer.active as unknown) !== true) return false;
   const { token_type: type, exp, nbf, iss, aud, scope } = answer;
-  if ('cnf' in answer) return false;
-  if (type !== undefined && (typeof type !== 'string' || type.toLowerCase() !== 'bearer')) {
-    return false;
-  }
+  if (type !== undefined && !fitsTokenType(type, answer['cnf'])) return false;
   const seconds = Math.floor(now / 1000);
   const tolerance = expected.clockTolerance;
   if (exp !== undefined && !(typeof exp === 'number' && exp > seconds - tolerance)) return false;
@@ -69,6 +68,14 @@ export function judgeIntrospection(
     return false;
   }
   return audienceFits(aud, expected.audience);
+}
+
+/** `Bearer`, or `DPoP` for a token bound to a key: never a DPoP token taken for a Bearer one. */
+function fitsTokenType(type: unknown, cnf: unknown): boolean {
+  if (typeof type !== 'string') return false;
+  const lower = type.toLowerCase();
+  if (lower === 'bearer') return true;
+  return lower === 'dpop' && typeof cnf === 'object' && cnf !== null && Object.hasOwn(cnf, 'jkt');
 }
 
 function audienceFits(aud: unknown, expected: IntrospectionExpectations['audience']): boolean {
