@@ -19,6 +19,23 @@ export interface RequestView {
   readonly url: string;
   readonly headers: HeaderMap;
   readonly raw?: { readonly rawHeaders?: readonly string[] };
+  /**
+   * The connection the request came on, where the engine has one: who sent it (a proxy, when
+   * there is one) and, for TLS ended in this process, the client's certificate.
+   */
+  readonly socket?: ConnectionView | undefined;
+}
+
+/** A request's connection, as Node's `net.Socket` and `tls.TLSSocket` present it. */
+export interface ConnectionView {
+  /** The peer's address: the client's, or the proxy's in front of it. */
+  readonly remoteAddress?: string | undefined;
+  /** `true` on a TLS connection ended in this process. */
+  readonly encrypted?: boolean;
+  /** On TLS: whether the client's certificate was verified against the server's `ca`. */
+  readonly authorized?: boolean;
+  /** On TLS: the client's certificate (its DER in `raw`), when it sent one. */
+  getPeerX509Certificate?(): { readonly raw: Uint8Array } | undefined;
 }
 
 /**

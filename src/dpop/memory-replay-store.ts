@@ -1,0 +1,43 @@
+import { wholeNumber } from '../core/configuration-checks.js';
+import { StoreUnavailableError } from '../core/errors.js';
+import type { ReplayStore } from './replay-store.js';
+
+/** Options of {@link memoryReplayStore}. */
+export interface MemoryReplayStoreOptions {
+  /** Proofs remembered at once at most (default 100000); beyond it, 503 until some expire. */
+  readonly maxEntries?: number;
+}
+
+/**
+ * A {@link ReplayStore} in this process's memory: for one instance, or tests. A proof it still
+ * remembers is never forgotten to make room (that would accept its replay): when `maxEntries`
+ * live proofs fill it, a new one is answered 503 until the oldest expire.
+ */
+export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): ReplayStore {
+  const maxEntries = wholeNumber(options.maxEntries, 100_000, 'memoryReplayStore maxEntries', {
+    positive: true,
+  });
+  // Insertion order is nearly expiry order (every proof lives one window), so sweeping stops at
+  // the first entry still alive.
+  const seen = new Map<string, number>();
+  const sweep = (now: number): void => {
+    for (const [key, expiresAt] of seen) {
+      if (expiresAt > now) return;
+      seen.delete(key);
+    }
+  };
+  return {
+    claim(key, expiresAt) {
+      const now = Date.now();
+      const known = seen.get(key);
+      if (known !== undefined && known > now) return false;
+      sweep(now);
+      if (seen.size >= maxEntries) {
+        throw new StoreUnavailableError('the DPoP replay memory is full of live proofs');
+      }
+      seen.delete(key);
+      seen.set(key, expiresAt);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * Where the DPoP proofs already seen are remembered (RFC 9449 §11.1): one store shared by every
+ * instance of a service, or a proof replayed on another instance is accepted there.
+ */
+export interface ReplayStore {
+  /**
+   * Records `key` as used until `expiresAt` (milliseconds since the epoch), atomically: `true`
+   * when it was unused (the proof is fresh), `false` when it was already recorded and has not
+   * expired (a replay). Throws `StoreUnavailableError` when it cannot tell.
+   */
+  claim(key: string, expiresAt: number): boolean | Promise<boolean>;
+}
