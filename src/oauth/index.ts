@@ -4,6 +4,23 @@ export {
   type AuthorizationServerMetadata,
   type AuthorizationServerOptions,
 } from './authorization-server.js';
+export { memoryReplayStore, type MemoryReplayStoreOptions } from '../dpop/memory-replay-store.js';
+export {
+  postgresReplayStore,
+  type PostgresReplayPool,
+  type PostgresReplayStoreOptions,
+} from '../dpop/postgres-replay-store.js';
+export {
+  redisReplayStore,
+  type RedisReplayClient,
+  type RedisReplayStoreOptions,
+} from '../dpop/redis-replay-store.js';
+export type { ReplayStore } from '../dpop/replay-store.js';
+export {
+  sqliteReplayStore,
+  type SqliteReplayDatabase,
+  type SqliteReplayStoreOptions,
+} from '../dpop/sqlite-replay-store.js';
 export {
   IntrospectionBearer,
   type IntrospectionBearerOptions,
