@@ -1,0 +1,177 @@
+import { DPOP_PAGE_SOURCE } from './dpop-page-source.js';
+
+/** What the Authorize dialog says above a DPoP scheme's field, before the key's thumbprint. */
+export const DPOP_KEY_NOTE =
+  'Try it out signs a DPoP proof for each request with a key made in this page (ECDSA P-256, ' +
+  'not extractable, gone when the page closes). Use a token bound to it: its cnf.jkt is this ' +
+  'RFC 7638 thumbprint:';
+
+/**
+ * The browser code of a Swagger UI plugin for `http` schemes `DPoP` (RFC 9449), which Swagger UI
+ * leaves without a field ("unsupported scheme") and never sends:
+ *
+ * - in the Authorize dialog, such a scheme takes a token as Bearer does, and shows the RFC 7638
+ *   thumbprint (`jkt`) of the page's key (`.vouch-dpop-jkt`), so a token can be bound to it;
+ * - Try it out then sends `Authorization: DPoP <token>` on the operations whose `security` names
+ *   the scheme, as it sends a Bearer token, for {@link dpopRequestInterceptorSource} to sign;
+ * - an answer 401 with a `use_dpop_nonce` challenge and a `DPoP-Nonce` is retried once, its new
+ *   proof carrying the nonce.
+ *
+ * Self-contained ES5; give it where a page takes plugins as source text, as `@hono/swagger-ui`'s
+ * `plugins` does, with the interceptor.
+ *
+ * @example swaggerUI({ url, plugins: [dpopAuthorizationSource()], requestInterceptor: dpopRequestInterceptorSource() })
+ */
+export function dpopAuthorizationSource(): string {
+  return `function vouchDpopAuthorization() {
+  ${DPOP_PAGE_SOURCE}
+  function isDpop(schema) {
+    var get = function (name) {
+      return schema && (typeof schema.get === 'function' ? schema.get(name) : schema[name]);
+    };
+    return get('type') === 'http' && String(get('scheme') || '').toLowerCase() === 'dpop';
+  }
+  // Swagger UI applies only Basic and Bearer among http schemes. For this request, each DPoP
+  // scheme that holds a token becomes a header Swagger UI does apply: Authorization: DPoP <token>,
+  // on exactly the operations whose security names it.
+  function sendAsDpop(request) {
+    var spec = request.spec || {};
+    var schemes = (spec.components && spec.components.securitySchemes) || {};
+    var authorized = (request.securities && request.securities.authorized) || {};
+    var rewritten = {};
+    var tokens = {};
+    var any = false;
+    for (var name in schemes) {
+      if (!Object.prototype.hasOwnProperty.call(schemes, name)) continue;
+      var auth = authorized[name];
+      var token = auth && typeof auth.value === 'string' ? auth.value.trim() : '';
+      if (!isDpop(schemes[name]) || token === '') continue;
+      rewritten[name] = { type: 'apiKey', in: 'header', name: 'Authorization' };
+      tokens[name] = { name: name, schema: schemes[name], value: 'DPoP ' + token };
+      any = true;
+    }
+    if (!any) return false;
+    request.spec = Object.assign({}, spec, {
+      components: Object.assign({}, spec.components, {
+        securitySchemes: Object.assign({}, schemes, rewritten)
+      })
+    });
+    request.securities = Object.assign({}, request.securities, {
+      authorized: Object.assign({}, authorized, tokens)
+    });
+    return true;
+  }
+  // RFC 9449 §9: a resource server that wants a nonce answers 401 with a DPoP challenge naming
+  // use_dpop_nonce and the nonce in DPoP-Nonce, which the interceptor has kept by then.
+  function askedForNonce(system, request) {
+    var response = system.specSelectors.responseFor(request.pathName, request.method);
+    if (!response || response.get('status') !== 401) return false;
+    var headers = response.get('headers');
+    var challenge = headers && headers.get('www-authenticate');
+    var nonce = headers && headers.get('dpop-nonce');
+    return (
+      typeof nonce === 'string' &&
+      typeof challenge === 'string' &&
+      /(^|[\\s,])DPoP\\s[^]*error\\s*=\\s*"?use_dpop_nonce\\b/i.test(challenge)
+    );
+  }
+  return {
+    statePlugins: {
+      spec: {
+        wrapActions: {
+          executeRequest: function (original, system) {
+            return function (request) {
+              var signed = sendAsDpop(request);
+              var answer = original(request);
+              if (!signed) return answer;
+              return Promise.resolve(answer).then(function (value) {
+                return askedForNonce(system, request) ? original(request) : value;
+              });
+            };
+          }
+        }
+      }
+    },
+    wrapComponents: {
+      HttpAuth: function (Original, system) {
+        var React = system.React;
+        var h = React.createElement;
+        function DpopAuth(props) {
+          var state = React.useState({});
+          var key = state[0];
+          var setKey = state[1];
+          React.useEffect(function () {
+            var live = true;
+            vouchDpopPage().key().then(
+              function (made) {
+                if (live) setKey({ jkt: made.jkt });
+              },
+              function (error) {
+                if (live) setKey({ error: String((error && error.message) || error) });
+              }
+            );
+            return function () {
+              live = false;
+            };
+          }, []);
+          var name = props.name;
+          var schema = props.schema;
+          var getComponent = props.getComponent;
+          var Row = getComponent('Row');
+          var Col = getComponent('Col');
+          var Input = getComponent('Input');
+          var AuthError = getComponent('authError');
+          var Markdown = getComponent('Markdown', true);
+          var JumpToPath = getComponent('JumpToPath', true);
+          var value = props.authorized && props.authorized.getIn([name, 'value']);
+          var errors = props.errSelectors.allErrors().filter(function (error) {
+            return error.get('authId') === name;
+          });
+          var note = key.error
+            ? h('p', { className: 'vouch-dpop-key' }, 'This page cannot sign DPoP proofs: ' + key.error)
+            : h(
+                'p',
+                { className: 'vouch-dpop-key' },
+                ${JSON.stringify(DPOP_KEY_NOTE)} + ' ',
+                h('code', { className: 'vouch-dpop-jkt' }, key.jkt || '...')
+              );
+          return h(
+            'div',
+            null,
+            h('h4', null, h('code', null, name), '  (http, DPoP)', h(JumpToPath, { path: props.authSelectors.selectAuthPath(name) })),
+            value ? h('h6', null, 'Authorized') : null,
+            h(Row, null, h(Markdown, { source: schema.get('description') })),
+            h(Row, null, note),
+            h(
+              Row,
+              null,
+              h('label', { htmlFor: 'auth-dpop-value' }, 'Value:'),
+              value
+                ? h('code', null, ' ****** ')
+                : h(
+                    Col,
+                    null,
+                    h(Input, {
+                      id: 'auth-dpop-value',
+                      type: 'text',
+                      'aria-label': 'auth-dpop-value',
+                      autoFocus: true,
+                      onChange: function (event) {
+                        props.onChange({ name: name, schema: schema, value: event.target.value });
+                      }
+                    })
+                  )
+            ),
+            errors.valueSeq().map(function (error, index) {
+              return h(AuthError, { error: error, key: index });
+            })
+          );
+        }
+        return function VouchHttpAuth(props) {
+          return h(isDpop(props.schema) ? DpopAuth : Original, props);
+        };
+      }
+    }
+  };
+}`;
+}

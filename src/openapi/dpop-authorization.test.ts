@@ -1,0 +1,294 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runInNewContext } from 'node:vm';
+import { DPOP_KEY_NOTE, dpopAuthorizationSource } from './dpop-authorization-source.js';
+import { dpopAuthorization } from './dpop-authorization.js';
+
+type Wrapper = (...args: unknown[]) => (...args: unknown[]) => unknown;
+interface Added {
+  statePlugins: { spec: { wrapActions: { executeRequest: Wrapper } } };
+  wrapComponents: { HttpAuth: Wrapper };
+}
+interface Element {
+  type: unknown;
+  props: Record<string, unknown>;
+  children: unknown[];
+}
+
+/** An Immutable.js Map as far as the plugin reads one. */
+class ImmutableMap {
+  constructor(private readonly values: Record<string, unknown>) {}
+  get(name: string): unknown {
+    return this.values[name];
+  }
+  getIn([first, ...rest]: readonly string[]): unknown {
+    const value = first === undefined ? this : this.get(first);
+    return rest.length === 0 || !(value instanceof ImmutableMap) ? value : value.getIn(rest);
+  }
+}
+
+/** The plugin as the page runs it: its text, in a context with only a page's `window`. */
+function inPage(window: Record<string, unknown> = { crypto: globalThis.crypto }): Added {
+  const compiled = runInNewContext(`(${dpopAuthorizationSource()})`, {
+    window: { location: new URL('http://api.test/api/docs'), ...window },
+    Promise,
+    TextEncoder,
+    btoa,
+    URL,
+  }) as () => Added;
+  return compiled();
+}
+
+/** What Try it out hands to `executeRequest`: the spec and what Authorize holds (as JS). */
+function tryItOut(authorized: Record<string, unknown>) {
+  return {
+    pathName: '/pets',
+    method: 'get',
+    spec: {
+      openapi: '3.1.0',
+      components: {
+        securitySchemes: {
+          dpopAuth: { type: 'http', scheme: 'DPoP' },
+          otherDpop: { type: 'http', scheme: 'dpop' },
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    securities: { authorized, specSecurity: [] },
+  };
+}
+
+/** Swagger UI's system, as far as the plugin reads it: the response stored for Try it out. */
+function system(response?: { status: number; headers: Record<string, string> }) {
+  return {
+    specSelectors: {
+      responseFor: () =>
+        response && new ImmutableMap({ ...response, headers: new ImmutableMap(response.headers) }),
+    },
+  };
+}
+
+describe('dpopAuthorization', () => {
+  it('is plain ES5 text, the same as dpopAuthorizationSource()', () => {
+    const text = String(dpopAuthorization());
+    assert.equal(text, dpopAuthorizationSource());
+    assert.match(text, /^function vouchDpopAuthorization\(\) \{/);
+    assert.doesNotMatch(text, /=>|\blet\b|\bconst\b|`/);
+  });
+
+  it('has Try it out send a DPoP scheme holding a token as Authorization: DPoP', () => {
+    const executeRequest = inPage().statePlugins.spec.wrapActions.executeRequest;
+    const request = tryItOut({
+      dpopAuth: { name: 'dpopAuth', value: ' tok-1 ' },
+      otherDpop: { name: 'otherDpop', value: '' },
+      bearerAuth: { name: 'bearerAuth', value: 'tok-2' },
+    });
+    const given = structuredClone(request);
+    const sent: unknown[] = [];
+    executeRequest((req: unknown) => sent.push(structuredClone(req)), system())(request);
+    assert.deepEqual(sent, [
+      {
+        ...given,
+        spec: {
+          ...given.spec,
+          components: {
+            securitySchemes: {
+              ...given.spec.components.securitySchemes,
+              dpopAuth: { type: 'apiKey', in: 'header', name: 'Authorization' },
+            },
+          },
+        },
+        securities: {
+          ...given.securities,
+          authorized: {
+            ...given.securities.authorized,
+            dpopAuth: {
+              name: 'dpopAuth',
+              schema: { type: 'http', scheme: 'DPoP' },
+              value: 'DPoP tok-1',
+            },
+          },
+        },
+      },
+    ]);
+  });
+
+  it('leaves a request without a DPoP token to Swagger UI as it is', () => {
+    const executeRequest = inPage().statePlugins.spec.wrapActions.executeRequest;
+    for (const authorized of [{}, { bearerAuth: { value: 't' } }, { dpopAuth: { value: {} } }]) {
+      const request = tryItOut(authorized);
+      const given = structuredClone(request);
+      const answer = executeRequest((req: unknown) => {
+        assert.deepEqual(req, given);
+        return 'answer';
+      }, system())(request);
+      assert.equal(answer, 'answer');
+    }
+    const bare = { pathName: '/x', method: 'get' };
+    assert.equal(
+      executeRequest(() => 'bare', system())(bare),
+      'bare',
+      'a request without spec or securities',
+    );
+  });
+
+  const challenges: [
+    name: string,
+    status: number,
+    headers: Record<string, string>,
+    runs: number,
+  ][] = [
+    [
+      'a 401 asking for a nonce (RFC 9449 §9)',
+      401,
+      { 'www-authenticate': 'DPoP error="use_dpop_nonce", algs="ES256"', 'dpop-nonce': 'n' },
+      2,
+    ],
+    [
+      'a 401 asking for one beside a Bearer challenge',
+      401,
+      {
+        'www-authenticate': 'Bearer realm="api", DPoP realm="api", error=use_dpop_nonce',
+        'dpop-nonce': 'n',
+      },
+      2,
+    ],
+    ['a 200', 200, { 'dpop-nonce': 'n' }, 1],
+    [
+      'a 401 with a nonce but another error',
+      401,
+      { 'www-authenticate': 'DPoP error="invalid_token"', 'dpop-nonce': 'n' },
+      1,
+    ],
+    [
+      'a 401 asking for a nonce without one',
+      401,
+      { 'www-authenticate': 'DPoP error="use_dpop_nonce"' },
+      1,
+    ],
+    [
+      'a 401 whose Bearer challenge names it',
+      401,
+      { 'www-authenticate': 'Bearer error="use_dpop_nonce"', 'dpop-nonce': 'n' },
+      1,
+    ],
+  ];
+  for (const [name, status, headers, runs] of challenges) {
+    it(`tries ${runs === 2 ? 'again, once,' : 'once'} after ${name}`, async () => {
+      const executeRequest = inPage().statePlugins.spec.wrapActions.executeRequest;
+      let calls = 0;
+      const original = () => Promise.resolve(`answer ${++calls}`);
+      const request = tryItOut({ dpopAuth: { value: 'tok' } });
+      const answer = await executeRequest(original, system({ status, headers }))(request);
+      assert.equal(calls, runs);
+      assert.equal(answer, `answer ${runs}`);
+    });
+  }
+
+  it('tries once when no response was stored', async () => {
+    const executeRequest = inPage().statePlugins.spec.wrapActions.executeRequest;
+    let calls = 0;
+    const request = tryItOut({ dpopAuth: { value: 'tok' } });
+    await executeRequest(() => ++calls, system())(request);
+    assert.equal(calls, 1);
+  });
+
+  describe('in the Authorize dialog', () => {
+    /** React as far as the plugin uses it; `useState` holds `state`, effects run at once. */
+    function react(state: Record<string, unknown>, cleanups: (() => void)[]) {
+      return {
+        createElement: (type: unknown, props: unknown, ...children: unknown[]): Element => ({
+          type,
+          props: (props ?? {}) as Record<string, unknown>,
+          children,
+        }),
+        useState: () => [state, (next: Record<string, unknown>) => Object.assign(state, next)],
+        useEffect: (effect: () => () => void) => cleanups.push(effect()),
+      };
+    }
+
+    function props(scheme: string, authorized?: ImmutableMap) {
+      return {
+        name: 'dpopAuth',
+        schema: new ImmutableMap({ type: 'http', scheme, description: 'Bound tokens' }),
+        getComponent: (component: string) => component,
+        authorized,
+        errSelectors: {
+          allErrors: () => ({
+            filter: () => ({ valueSeq: () => ({ map: () => [] }) }),
+          }),
+        },
+        authSelectors: { selectAuthPath: () => ['components', 'securitySchemes', 'dpopAuth'] },
+        onChange: () => undefined,
+      };
+    }
+
+    /** All the text an element shows, and its elements by class name. */
+    function walk(node: unknown, found: { text: string; byClass: Map<string, Element> }) {
+      if (typeof node === 'string') found.text += node;
+      if (typeof node !== 'object' || node === null) return found;
+      if (Array.isArray(node)) {
+        for (const item of node) walk(item, found);
+        return found;
+      }
+      const element = node as Element;
+      const className = element.props['className'];
+      if (typeof className === 'string') found.byClass.set(className, element);
+      for (const child of element.children) walk(child, found);
+      return found;
+    }
+
+    it('leaves every other http scheme to Swagger UI', () => {
+      const HttpAuth = inPage().wrapComponents.HttpAuth('Original', { React: react({}, []) });
+      const element = HttpAuth(props('bearer')) as Element;
+      assert.equal(element.type, 'Original');
+    });
+
+    it("shows the page key's thumbprint and takes a token as Bearer does", async () => {
+      const state: Record<string, unknown> = {};
+      const cleanups: (() => void)[] = [];
+      const HttpAuth = inPage().wrapComponents.HttpAuth('Original', {
+        React: react(state, cleanups),
+      });
+      const wrapped = HttpAuth(props('DPoP')) as Element;
+      const DpopAuth = wrapped.type as (props: unknown) => Element;
+      const given: unknown[] = [];
+      const first = walk(DpopAuth(props('DPoP')), { text: '', byClass: new Map() });
+      assert.match(first.text, /dpopAuth {2}\(http, DPoP\)/);
+      assert.equal(first.text.includes('Authorized'), false);
+      while (state['jkt'] === undefined) await new Promise((resolve) => setImmediate(resolve));
+      const shown = walk(DpopAuth(props('DPoP')), { text: '', byClass: new Map() });
+      const jkt = state['jkt'] as string;
+      assert.ok(shown.text.includes(`${DPOP_KEY_NOTE} ${jkt}`));
+      assert.deepEqual(shown.byClass.get('vouch-dpop-jkt')?.children, [jkt]);
+      assert.match(jkt, /^[A-Za-z0-9_-]{43}$/);
+      // The Value row: its field hands Authorize what Swagger UI's own fields hand it.
+      const rendered = DpopAuth({ ...props('DPoP'), onChange: (v: unknown) => given.push(v) });
+      const column = (rendered.children[4] as Element).children[1] as Element;
+      const input = column.children[0] as Element;
+      assert.equal(input.props['id'], 'auth-dpop-value');
+      (input.props['onChange'] as (event: unknown) => void)({ target: { value: 'tok' } });
+      assert.equal(given.length, 1);
+      assert.deepEqual(Object.keys(given[0] as object), ['name', 'schema', 'value']);
+      assert.equal((given[0] as { value: string }).value, 'tok');
+      for (const cleanup of cleanups) cleanup();
+    });
+
+    it('says when the page cannot sign, and hides a token once authorized', async () => {
+      const state: Record<string, unknown> = {};
+      const cleanups: (() => void)[] = [];
+      const HttpAuth = inPage({}).wrapComponents.HttpAuth('Original', {
+        React: react(state, cleanups),
+      });
+      const DpopAuth = (HttpAuth(props('DPoP')) as Element).type as (props: unknown) => Element;
+      const authorized = new ImmutableMap({ dpopAuth: new ImmutableMap({ value: 'tok' }) });
+      DpopAuth(props('DPoP', authorized));
+      while (state['error'] === undefined) await new Promise((resolve) => setImmediate(resolve));
+      const shown = walk(DpopAuth(props('DPoP', authorized)), { text: '', byClass: new Map() });
+      assert.match(shown.text, /This page cannot sign DPoP proofs: .*secure context/);
+      assert.match(shown.text, /Authorized/);
+      assert.match(shown.text, / \*{6} /);
+      assert.equal(shown.text.includes('tok'), false);
+    });
+  });
+});
