@@ -67,8 +67,13 @@ export function dpopAuthorizationSource(): string {
     var response = system.specSelectors.responseFor(request.pathName, request.method);
     if (!response || response.get('status') !== 401) return false;
     var headers = response.get('headers');
-    var challenge = headers && headers.get('www-authenticate');
-    var nonce = headers && headers.get('dpop-nonce');
+    // swagger-client splits a header value at each ", " into a list: joined again here.
+    var header = function (name) {
+      var value = headers && headers.get(name);
+      return value && typeof value.join === 'function' ? value.join(', ') : value;
+    };
+    var challenge = header('www-authenticate');
+    var nonce = header('dpop-nonce');
     return (
       typeof nonce === 'string' &&
       typeof challenge === 'string' &&

@@ -58,8 +58,11 @@ function tryItOut(authorized: Record<string, unknown>) {
   };
 }
 
+/** Response headers as swagger-client keeps them: a value it split at ", " is a list. */
+type Headers = Record<string, string | string[]>;
+
 /** Swagger UI's system, as far as the plugin reads it: the response stored for Try it out. */
-function system(response?: { status: number; headers: Record<string, string> }) {
+function system(response?: { status: number; headers: Headers }) {
   return {
     specSelectors: {
       responseFor: () =>
@@ -132,12 +135,7 @@ describe('dpopAuthorization', () => {
     );
   });
 
-  const challenges: [
-    name: string,
-    status: number,
-    headers: Record<string, string>,
-    runs: number,
-  ][] = [
+  const challenges: [name: string, status: number, headers: Headers, runs: number][] = [
     [
       'a 401 asking for a nonce (RFC 9449 §9)',
       401,
@@ -151,6 +149,12 @@ describe('dpopAuthorization', () => {
         'www-authenticate': 'Bearer realm="api", DPoP realm="api", error=use_dpop_nonce',
         'dpop-nonce': 'n',
       },
+      2,
+    ],
+    [
+      'a 401 asking for one in a challenge swagger-client split at its commas',
+      401,
+      { 'www-authenticate': ['DPoP error="use_dpop_nonce"', 'algs="ES256"'], 'dpop-nonce': 'n' },
       2,
     ],
     ['a 200', 200, { 'dpop-nonce': 'n' }, 1],
