@@ -16,7 +16,7 @@ export {
   type AsyncRequestInterceptor,
   type CsrfNames,
 } from '../openapi/csrf-request-interceptor.js';
-export { dpopAuthorization } from '../openapi/dpop-authorization.js';
+export { senderConstrainedAuthorization } from '../openapi/sender-constrained-authorization.js';
 export { dpopRequestInterceptor } from '../openapi/dpop-request-interceptor.js';
 export { persistTokensOnly, type SwaggerUiPlugin } from '../openapi/persist-tokens-only.js';
 export { serveResourceMetadata, type RoutingApp } from './resource-metadata.js';

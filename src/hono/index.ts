@@ -15,7 +15,7 @@ export {
   csrfRequestInterceptorSource,
   type CsrfNames,
 } from '../openapi/csrf-interceptor-source.js';
-export { dpopAuthorizationSource } from '../openapi/dpop-authorization-source.js';
+export { senderConstrainedAuthorizationSource } from '../openapi/sender-constrained-authorization-source.js';
 export { dpopRequestInterceptorSource } from '../openapi/dpop-interceptor-source.js';
 export { persistTokensOnlySource } from '../openapi/persist-tokens-only-source.js';
 export { serveResourceMetadata, type RoutingApp } from './resource-metadata.js';

@@ -11,7 +11,7 @@ import { DPOP_PAGE_SOURCE } from './dpop-page-source.js';
  * refuses it. It answers with a promise when it signs: Swagger UI waits for it.
  *
  * Swagger UI itself sends nothing for an `http` scheme other than Basic and Bearer:
- * {@link dpopAuthorizationSource} has it send `Authorization: DPoP` for the DPoP schemes, and
+ * {@link senderConstrainedAuthorizationSource} has it send `Authorization: DPoP` for the DPoP schemes, and
  * OAuth2 tokens of type `DPoP` are sent so already. Self-contained ES5 with nothing of the
  * server's spliced in; give it where a page takes the interceptor as source text, as
  * `@hono/swagger-ui`'s `requestInterceptor` does, last in a chain

@@ -8,9 +8,9 @@ import { dpopRequestInterceptorSource } from './dpop-interceptor-source.js';
  * `DPoP-Nonce` for the next proofs (see {@link dpopRequestInterceptorSource}). It runs in the
  * browser: pass it where the page is configured with functions (`@fastify/swagger-ui`'s
  * `uiConfig`, `swagger-ui-express`'s `swaggerOptions`), last in {@link chainRequestInterceptors},
- * beside the {@link dpopAuthorization} plugin.
+ * beside the {@link senderConstrainedAuthorization} plugin.
  *
- * @example swaggerOptions: { requestInterceptor: chainRequestInterceptors(csrfRequestInterceptor(), dpopRequestInterceptor()), plugins: [dpopAuthorization()] }
+ * @example swaggerOptions: { requestInterceptor: chainRequestInterceptors(csrfRequestInterceptor(), dpopRequestInterceptor()), plugins: [senderConstrainedAuthorization()] }
  */
 export function dpopRequestInterceptor(): AsyncRequestInterceptor {
   // Compiled from the very text the page receives, so what runs in tests is what ships.

@@ -24,7 +24,7 @@ import {
   chainRequestInterceptors,
   csrfRequestInterceptor,
   documentSecurity as documentExpress,
-  dpopAuthorization,
+  senderConstrainedAuthorization,
   dpopRequestInterceptor,
   persistTokensOnly,
   requireAuth as expressAuth,
@@ -35,22 +35,26 @@ import {
   chainRequestInterceptorsSource,
   csrfRequestInterceptorSource,
   documentSecurity as documentHono,
-  dpopAuthorizationSource,
+  senderConstrainedAuthorizationSource,
   dpopRequestInterceptorSource,
   persistTokensOnlySource,
   requireAuth as honoAuth,
 } from '../../src/hono/index.js';
-import { DPOP_KEY_NOTE } from '../../src/openapi/dpop-authorization-source.js';
+import {
+  DPOP_KEY_NOTE,
+  MUTUAL_TLS_NOTE,
+} from '../../src/openapi/sender-constrained-authorization-source.js';
 import {
   startAuthorizationServer,
   type AuthorizationServer,
 } from '../helpers/authorization-server.js';
-import { dpopAuthenticator } from '../helpers/sender-constrained.js';
+import { certificateAuthenticator, dpopAuthenticator } from '../helpers/sender-constrained.js';
 import { freePort } from '../helpers/wait.js';
 import { openChromium } from './swagger-ui.js';
 
 const RESOURCE = 'https://api.test/pets';
 const PATH = '/api/dpop';
+const CERTIFICATE_PATH = '/api/certificate';
 
 /** What the route answers: who the token names, and the key it is bound to. */
 function answer(auth: JWTPayload): { sub: unknown; jkt: unknown } {
@@ -95,11 +99,17 @@ function askingForNonces(policy: NoncePolicy, app: RequestListener): RequestList
   };
 }
 
-/** An engine's app: one DPoP route and the docs page, as a Node request listener. */
-type App = (t: TestContext, dpop: Authenticator<JWTPayload>) => Promise<RequestListener>;
+/** The authenticators of the app: DPoP, and a client certificate (for the Authorize dialog). */
+interface Authenticators {
+  readonly dpop: Authenticator<JWTPayload>;
+  readonly certificate: Authenticator<string>;
+}
+
+/** An engine's app: one DPoP route, a certificate one and the docs page, as a Node listener. */
+type App = (t: TestContext, auth: Authenticators) => Promise<RequestListener>;
 
 const engines: Record<string, App> = {
-  async fastify(t, dpop) {
+  async fastify(t, { dpop, certificate }) {
     let listener: RequestListener | undefined;
     const app = Fastify({
       logger: false,
@@ -113,10 +123,11 @@ const engines: Record<string, App> = {
     await app.register(vouch, { csrf: false });
     await app.register(vouchOpenapi, { openapi: { info: { title: 'DPoP', version: '1.0.0' } } });
     app.get(PATH, { auth: dpop }, (request) => answer(request.auth as JWTPayload));
+    app.get(CERTIFICATE_PATH, { auth: certificate }, () => 'ok');
     await app.ready();
     return listener!;
   },
-  hono(_t, dpop) {
+  hono(_t, { dpop, certificate }) {
     const app = new OpenAPIHono();
     const body = z.object({ sub: z.string(), jkt: z.string() });
     const route = createRoute({
@@ -126,6 +137,13 @@ const engines: Record<string, App> = {
       responses: { 200: { description: 'OK', content: { 'application/json': { schema: body } } } },
     });
     app.openapi(route, (c) => c.json(answer(c.get('auth')) as z.infer<typeof body>));
+    const certificateRoute = createRoute({
+      method: 'get',
+      path: CERTIFICATE_PATH,
+      middleware: [honoAuth(certificate)] as const,
+      responses: { 200: { description: 'OK' } },
+    });
+    app.openapi(certificateRoute, (c) => c.text('ok'));
     const info = { title: 'DPoP', version: '1.0.0' };
     app.get('/api/openapi.json', honoAuth(null), (c) =>
       c.json(documentHono(app, app.getOpenAPI31Document({ openapi: '3.1.0', info }))),
@@ -137,7 +155,7 @@ const engines: Record<string, App> = {
         url: '/api/openapi.json',
         baseUrl: '/api/docs',
         persistAuthorization: true,
-        plugins: [persistTokensOnlySource(), dpopAuthorizationSource()],
+        plugins: [persistTokensOnlySource(), senderConstrainedAuthorizationSource()],
         requestInterceptor: chainRequestInterceptorsSource(
           csrfRequestInterceptorSource(),
           dpopRequestInterceptorSource(),
@@ -154,15 +172,21 @@ const engines: Record<string, App> = {
     );
     return Promise.resolve(getRequestListener(app.fetch));
   },
-  express(_t, dpop) {
+  express(_t, { dpop, certificate }) {
     const app = express();
     app.get(PATH, expressAuth(dpop), (req, res) => {
       res.json(answer(authOf(req, dpop)));
     });
+    app.get(CERTIFICATE_PATH, expressAuth(certificate), (_req, res) => {
+      res.send('ok');
+    });
     const document = {
       openapi: '3.1.0',
       info: { title: 'DPoP', version: '1.0.0' },
-      paths: { [PATH]: { get: { responses: { 200: { description: 'OK' } } } } },
+      paths: {
+        [PATH]: { get: { responses: { 200: { description: 'OK' } } } },
+        [CERTIFICATE_PATH]: { get: { responses: { 200: { description: 'OK' } } } },
+      },
     };
     app.get('/api/openapi.json', expressAuth(null), (_req, res) => {
       res.json(documentExpress(app, document));
@@ -171,7 +195,7 @@ const engines: Record<string, App> = {
       swaggerOptions: {
         url: '/api/openapi.json',
         persistAuthorization: true,
-        plugins: [persistTokensOnly(), dpopAuthorization()],
+        plugins: [persistTokensOnly(), senderConstrainedAuthorization()],
         requestInterceptor: chainRequestInterceptors(
           csrfRequestInterceptor(),
           dpopRequestInterceptor(),
@@ -198,7 +222,9 @@ async function serve(
     audience: RESOURCE,
     publicOrigin: origin,
   });
-  const server = createServer(askingForNonces(policy, await engine(t, dpop)));
+  const certificate = certificateAuthenticator();
+  const listener = await engine(t, { dpop, certificate });
+  const server = createServer(askingForNonces(policy, listener));
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   t.after(() => {
     server.closeAllConnections();
@@ -241,23 +267,32 @@ for (const [name, engine] of Object.entries(engines)) {
     let token = '';
     const jtis: unknown[] = [];
 
-    await step('Authorize shows the DPoP scheme with the thumbprint of the page key', async () => {
-      await docs.open(`${origin}/api/docs`);
-      await docs.operation('get', PATH).waitFor();
-      await page.locator('.auth-wrapper .btn.authorize:not(.modal-btn)').click();
-      const modal = page.locator('.modal-ux');
-      const form = modal.locator('.auth-container').filter({ hasText: 'dpopAuth' });
-      assert.match((await form.locator('h4').textContent()) ?? '', /dpopAuth\s+\(http, DPoP\)/);
-      const shown = form.locator('.vouch-dpop-jkt', { hasText: /^[A-Za-z0-9_-]{43}$/ });
-      await shown.waitFor();
-      jkt = (await shown.textContent()) ?? '';
-      const note = (await form.locator('.vouch-dpop-key').textContent()) ?? '';
-      assert.equal(note, `${DPOP_KEY_NOTE} ${jkt}`);
-      assert.equal(await form.locator('#auth-dpop-value').count(), 1, 'a field for the token');
-      await docs.shot('authorize-dpop-key');
-      await modal.locator('.modal-ux-header .close-modal').click();
-      await modal.waitFor({ state: 'detached' });
-    });
+    await step(
+      'Authorize shows the thumbprint of the page key, and what mutualTLS takes',
+      async () => {
+        await docs.open(`${origin}/api/docs`);
+        await docs.operation('get', PATH).waitFor();
+        await page.locator('.auth-wrapper .btn.authorize:not(.modal-btn)').click();
+        const modal = page.locator('.modal-ux');
+        const form = modal.locator('.auth-container').filter({ hasText: 'dpopAuth' });
+        assert.match((await form.locator('h4').textContent()) ?? '', /dpopAuth\s+\(http, DPoP\)/);
+        const shown = form.locator('.vouch-dpop-jkt', { hasText: /^[A-Za-z0-9_-]{43}$/ });
+        await shown.waitFor();
+        jkt = (await shown.textContent()) ?? '';
+        const note = (await form.locator('.vouch-dpop-key').textContent()) ?? '';
+        assert.equal(note, `${DPOP_KEY_NOTE} ${jkt}`);
+        assert.equal(await form.locator('#auth-dpop-value').count(), 1, 'a field for the token');
+        const certificate = modal
+          .locator('.auth-container')
+          .filter({ hasText: 'clientCertificate' });
+        assert.match((await certificate.textContent()) ?? '', /clientCertificate\s+\(mutualTLS\)/);
+        assert.equal(await certificate.locator('.vouch-mutual-tls').textContent(), MUTUAL_TLS_NOTE);
+        assert.equal((await modal.textContent())?.includes('Unknown security definition'), false);
+        await docs.shot('authorize-dpop-key');
+        await modal.locator('.modal-ux-header .close-modal').click();
+        await modal.waitFor({ state: 'detached' });
+      },
+    );
 
     await step('a token bound to that key is entered in Authorize', async () => {
       const now = Math.floor(Date.now() / 1000);

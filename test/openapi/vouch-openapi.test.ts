@@ -353,7 +353,7 @@ describe('the docs page at /api/docs (contract §8)', () => {
     assert.match(script.body, /"persistAuthorization":true/);
     assert.match(
       script.body,
-      /"plugins":\[function vouchPersistTokensOnly\(\) \{[^]*\},function vouchDpopAuthorization\(\) \{/,
+      /"plugins":\[function vouchPersistTokensOnly\(\) \{[^]*\},function vouchSenderConstrainedAuthorization\(\) \{/,
     );
     assert.match(
       script.body,
@@ -399,7 +399,7 @@ describe('the docs page at /api/docs (contract §8)', () => {
     const script = (await app.inject('/api/docs/static/swagger-initializer.js')).body;
     assert.match(
       script,
-      /"plugins":\[function vouchPersistTokensOnly\(\) \{[^]*\},function vouchDpopAuthorization\(\) \{[^]*\},function userPlugin\(\)/,
+      /"plugins":\[function vouchPersistTokensOnly\(\) \{[^]*\},function vouchSenderConstrainedAuthorization\(\) \{[^]*\},function userPlugin\(\)/,
     );
   });
 

@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import '../types.js';
 import { chainRequestInterceptors } from '../../openapi/chain-request-interceptors.js';
 import { csrfRequestInterceptor } from '../../openapi/csrf-request-interceptor.js';
-import { dpopAuthorization } from '../../openapi/dpop-authorization.js';
+import { senderConstrainedAuthorization } from '../../openapi/sender-constrained-authorization.js';
 import { dpopRequestInterceptor } from '../../openapi/dpop-request-interceptor.js';
 import { persistTokensOnly } from '../../openapi/persist-tokens-only.js';
 import { securityTransform, securityTransformObject } from './security-transform.js';
@@ -38,7 +38,7 @@ export interface VouchOpenapiOptions {
    * proofs, `validatorUrl: null`). A `requestInterceptor` of yours replaces vouch's (chain yours
    * with {@link csrfRequestInterceptor} and {@link dpopRequestInterceptor} through
    * {@link chainRequestInterceptors} to keep them); `plugins` of yours come after vouch's
-   * {@link persistTokensOnly} and {@link dpopAuthorization}.
+   * {@link persistTokensOnly} and {@link senderConstrainedAuthorization}.
    */
   readonly uiConfig?: FastifySwaggerUiConfigOptions;
   /** Other `@fastify/swagger-ui` options (`theme`, `logo`, `staticCSP`…). */
@@ -87,8 +87,12 @@ async function vouchOpenapiPlugin(
           validatorUrl: null,
           ...options.uiConfig,
           // Never dropped by a uiConfig of the user's: one keeps passwords out of localStorage,
-          // the other gives DPoP schemes their field in Authorize.
-          plugins: [persistTokensOnly(), dpopAuthorization(), ...(options.uiConfig?.plugins ?? [])],
+          // the other shows DPoP and mutualTLS schemes in Authorize, which Swagger UI cannot.
+          plugins: [
+            persistTokensOnly(),
+            senderConstrainedAuthorization(),
+            ...(options.uiConfig?.plugins ?? []),
+          ],
         },
       });
     },
@@ -104,8 +108,8 @@ async function vouchOpenapiPlugin(
  * so: {@link persistTokensOnly}) and copies the CSRF token from its cookie into its header on
  * unsafe requests, both named as in the vouch plugin's `csrf` option. An `http` scheme `DPoP`
  * takes a token in Authorize, which shows the thumbprint of a key the page makes to sign DPoP
- * proofs with, and Try it out sends the token with a fresh proof ({@link dpopAuthorization},
- * {@link dpopRequestInterceptor}).
+ * proofs with, and Try it out sends the token with a fresh proof
+ * ({@link senderConstrainedAuthorization}, {@link dpopRequestInterceptor}).
  * Register it after the vouch plugin and before your routes.
  *
  * @example

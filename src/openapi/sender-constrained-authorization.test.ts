@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runInNewContext } from 'node:vm';
-import { DPOP_KEY_NOTE, dpopAuthorizationSource } from './dpop-authorization-source.js';
-import { dpopAuthorization } from './dpop-authorization.js';
+import {
+  DPOP_KEY_NOTE,
+  MUTUAL_TLS_NOTE,
+  senderConstrainedAuthorizationSource,
+} from './sender-constrained-authorization-source.js';
+import { senderConstrainedAuthorization } from './sender-constrained-authorization.js';
 
 type Wrapper = (...args: unknown[]) => (...args: unknown[]) => unknown;
 interface Added {
   statePlugins: { spec: { wrapActions: { executeRequest: Wrapper } } };
-  wrapComponents: { HttpAuth: Wrapper };
+  wrapComponents: { HttpAuth: Wrapper; AuthItem: Wrapper };
 }
 interface Element {
   type: unknown;
@@ -29,7 +33,7 @@ class ImmutableMap {
 
 /** The plugin as the page runs it: its text, in a context with only a page's `window`. */
 function inPage(window: Record<string, unknown> = { crypto: globalThis.crypto }): Added {
-  const compiled = runInNewContext(`(${dpopAuthorizationSource()})`, {
+  const compiled = runInNewContext(`(${senderConstrainedAuthorizationSource()})`, {
     window: { location: new URL('http://api.test/api/docs'), ...window },
     Promise,
     TextEncoder,
@@ -71,11 +75,11 @@ function system(response?: { status: number; headers: Headers }) {
   };
 }
 
-describe('dpopAuthorization', () => {
-  it('is plain ES5 text, the same as dpopAuthorizationSource()', () => {
-    const text = String(dpopAuthorization());
-    assert.equal(text, dpopAuthorizationSource());
-    assert.match(text, /^function vouchDpopAuthorization\(\) \{/);
+describe('senderConstrainedAuthorization', () => {
+  it('is plain ES5 text, the same as senderConstrainedAuthorizationSource()', () => {
+    const text = String(senderConstrainedAuthorization());
+    assert.equal(text, senderConstrainedAuthorizationSource());
+    assert.match(text, /^function vouchSenderConstrainedAuthorization\(\) \{/);
     assert.doesNotMatch(text, /=>|\blet\b|\bconst\b|`/);
   });
 
@@ -241,6 +245,17 @@ describe('dpopAuthorization', () => {
       for (const child of element.children) walk(child, found);
       return found;
     }
+
+    it('says that the browser presents the certificate of a mutualTLS scheme', () => {
+      const AuthItem = inPage().wrapComponents.AuthItem('Original', { React: react({}, []) });
+      const mutualTLS = { ...props('unused'), schema: new ImmutableMap({ type: 'mutualTLS' }) };
+      const shown = walk(AuthItem(mutualTLS), { text: '', byClass: new Map() });
+      assert.match(shown.text, /^dpopAuth {2}\(mutualTLS\)/);
+      assert.deepEqual(shown.byClass.get('vouch-mutual-tls')?.children, [MUTUAL_TLS_NOTE]);
+      for (const other of [props('DPoP'), { ...props('DPoP'), schema: undefined }]) {
+        assert.equal((AuthItem(other) as Element).type, 'Original');
+      }
+    });
 
     it('leaves every other http scheme to Swagger UI', () => {
       const HttpAuth = inPage().wrapComponents.HttpAuth('Original', { React: react({}, []) });

@@ -6,24 +6,32 @@ export const DPOP_KEY_NOTE =
   'not extractable, gone when the page closes). Use a token bound to it: its cnf.jkt is this ' +
   'RFC 7638 thumbprint:';
 
+/** What the Authorize dialog says of a `mutualTLS` scheme, which has nothing to enter. */
+export const MUTUAL_TLS_NOTE =
+  'The browser presents a client certificate itself, when it opens the TLS connection ' +
+  '(RFC 8705): there is nothing to enter here. Install the certificate in the browser; it asks ' +
+  'which one to use.';
+
 /**
- * The browser code of a Swagger UI plugin for `http` schemes `DPoP` (RFC 9449), which Swagger UI
- * leaves without a field ("unsupported scheme") and never sends:
+ * The browser code of a Swagger UI plugin for the sender-constrained schemes, which Swagger UI
+ * does not know: an `http` scheme `DPoP` (RFC 9449) it leaves without a field ("unsupported
+ * scheme") and never sends, and a `mutualTLS` one it calls an "unknown security definition type".
  *
- * - in the Authorize dialog, such a scheme takes a token as Bearer does, and shows the RFC 7638
+ * - In the Authorize dialog, a DPoP scheme takes a token as Bearer does, and shows the RFC 7638
  *   thumbprint (`jkt`) of the page's key (`.vouch-dpop-jkt`), so a token can be bound to it;
  * - Try it out then sends `Authorization: DPoP <token>` on the operations whose `security` names
  *   the scheme, as it sends a Bearer token, for {@link dpopRequestInterceptorSource} to sign;
  * - an answer 401 with a `use_dpop_nonce` challenge and a `DPoP-Nonce` is retried once, its new
- *   proof carrying the nonce.
+ *   proof carrying the nonce;
+ * - a `mutualTLS` scheme is named with what the browser does for it ({@link MUTUAL_TLS_NOTE}).
  *
  * Self-contained ES5; give it where a page takes plugins as source text, as `@hono/swagger-ui`'s
  * `plugins` does, with the interceptor.
  *
- * @example swaggerUI({ url, plugins: [dpopAuthorizationSource()], requestInterceptor: dpopRequestInterceptorSource() })
+ * @example swaggerUI({ url, plugins: [senderConstrainedAuthorizationSource()], requestInterceptor: dpopRequestInterceptorSource() })
  */
-export function dpopAuthorizationSource(): string {
-  return `function vouchDpopAuthorization() {
+export function senderConstrainedAuthorizationSource(): string {
+  return `function vouchSenderConstrainedAuthorization() {
   ${DPOP_PAGE_SOURCE}
   function isDpop(schema) {
     var get = function (name) {
@@ -98,6 +106,22 @@ export function dpopAuthorizationSource(): string {
       }
     },
     wrapComponents: {
+      AuthItem: function (Original, system) {
+        var h = system.React.createElement;
+        return function VouchAuthItem(props) {
+          if (!props.schema || props.schema.get('type') !== 'mutualTLS') return h(Original, props);
+          var Row = props.getComponent('Row');
+          var Markdown = props.getComponent('Markdown', true);
+          var JumpToPath = props.getComponent('JumpToPath', true);
+          return h(
+            'div',
+            null,
+            h('h4', null, h('code', null, props.name), '  (mutualTLS)', h(JumpToPath, { path: props.authSelectors.selectAuthPath(props.name) })),
+            h(Row, null, h(Markdown, { source: props.schema.get('description') })),
+            h(Row, null, h('p', { className: 'vouch-mutual-tls' }, ${JSON.stringify(MUTUAL_TLS_NOTE)}))
+          );
+        };
+      },
       HttpAuth: function (Original, system) {
         var React = system.React;
         var h = React.createElement;
