@@ -10,8 +10,8 @@
  *   plain HTTP from another host than localhost is not a secure context);
  * - `proof(method, url, token)`: a promise of an RFC 9449 §4.2 proof for that request: header
  *   `typ: dpop+jwt`, `alg: ES256`, `jwk`; claims `jti` (128 random bits), `htm`, `htu` (the URL
- *   without query and fragment), `iat`, `ath` (the token's SHA-256) and `nonce`, the last one the
- *   request's origin sent;
+ *   without query and fragment), `iat`, `ath` (the token's SHA-256; none without a token, as for
+ *   a token request) and `nonce`, the last one the request's origin sent;
  * - `remember(url, response)`: keeps the `DPoP-Nonce` a response carries (RFC 9449 §8, §9) as
  *   the nonce of the request's origin.
  *
@@ -68,8 +68,10 @@ export const DPOP_PAGE_SOURCE = `function vouchDpopPage() {
         iat: Math.floor(Date.now() / 1000)
       };
       var nonce = nonces[at.origin];
-      return sha256(token).then(function (ath) {
-        claims.ath = ath;
+      // A token request (RFC 9449 §5) presents no token yet: its proof has no ath.
+      var hashed = token === undefined ? Promise.resolve() : sha256(token);
+      return hashed.then(function (ath) {
+        if (ath !== undefined) claims.ath = ath;
         if (nonce !== undefined) claims.nonce = nonce;
         var header = { typ: 'dpop+jwt', alg: 'ES256', jwk: page.jwk };
         var input = base64url(bytes(JSON.stringify(header))) + '.' + base64url(bytes(JSON.stringify(claims)));

@@ -2,6 +2,7 @@ export { chainRequestInterceptorsSource } from './chain-interceptors-source.js';
 export { csrfRequestInterceptorSource, type CsrfNames } from './csrf-interceptor-source.js';
 export {
   DPOP_KEY_NOTE,
+  DPOP_TOKEN_REQUEST_NOTE,
   MUTUAL_TLS_NOTE,
   senderConstrainedAuthorizationSource,
 } from './sender-constrained-authorization-source.js';

@@ -6,6 +6,11 @@ export const DPOP_KEY_NOTE =
   'not extractable, gone when the page closes). Use a token bound to it: its cnf.jkt is this ' +
   'RFC 7638 thumbprint:';
 
+/** What the Authorize dialog says above a proof it signed for a token request. */
+export const DPOP_TOKEN_REQUEST_NOTE =
+  'Send this proof as the DPoP header of a token request (a POST to that endpoint) within a ' +
+  "minute: the token it answers with is bound to this page's key (RFC 9449 §5).";
+
 /** What the Authorize dialog says of a `mutualTLS` scheme, which has nothing to enter. */
 export const MUTUAL_TLS_NOTE =
   'The browser presents a client certificate itself, when it opens the TLS connection ' +
@@ -18,7 +23,9 @@ export const MUTUAL_TLS_NOTE =
  * scheme") and never sends, and a `mutualTLS` one it calls an "unknown security definition type".
  *
  * - In the Authorize dialog, a DPoP scheme takes a token as Bearer does, and shows the RFC 7638
- *   thumbprint (`jkt`) of the page's key (`.vouch-dpop-jkt`), so a token can be bound to it;
+ *   thumbprint (`jkt`) of the page's key (`.vouch-dpop-jkt`); given a token endpoint, it signs a
+ *   proof for a token request there ({@link DPOP_TOKEN_REQUEST_NOTE}), so that the token a
+ *   client (curl, say) obtains with it is bound to the page's key;
  * - Try it out then sends `Authorization: DPoP <token>` on the operations whose `security` names
  *   the scheme, as it sends a Bearer token, for {@link dpopRequestInterceptorSource} to sign;
  * - an answer 401 with a `use_dpop_nonce` challenge and a `DPoP-Nonce` is retried once, its new
@@ -125,24 +132,45 @@ export function senderConstrainedAuthorizationSource(): string {
       HttpAuth: function (Original, system) {
         var React = system.React;
         var h = React.createElement;
+        function message(error) {
+          return String((error && error.message) || error);
+        }
         function DpopAuth(props) {
-          var state = React.useState({});
-          var key = state[0];
-          var setKey = state[1];
+          // One state: the key's thumbprint (or why there is none), and the token request's
+          // endpoint and proof (or why there is none).
+          var held = React.useState({});
+          var state = held[0];
+          var merge = function (patch) {
+            held[1](function (previous) {
+              return Object.assign({}, previous, patch);
+            });
+          };
           React.useEffect(function () {
             var live = true;
             vouchDpopPage().key().then(
               function (made) {
-                if (live) setKey({ jkt: made.jkt });
+                if (live) merge({ jkt: made.jkt });
               },
               function (error) {
-                if (live) setKey({ error: String((error && error.message) || error) });
+                if (live) merge({ error: message(error) });
               }
             );
             return function () {
               live = false;
             };
           }, []);
+          var signTokenRequest = function () {
+            var endpoint = String(state.endpoint || '').trim();
+            if (endpoint === '') return merge({ proof: undefined, proofError: 'enter the token endpoint first' });
+            vouchDpopPage().proof('POST', endpoint).then(
+              function (proof) {
+                merge({ proof: proof, proofError: undefined });
+              },
+              function (error) {
+                merge({ proof: undefined, proofError: message(error) });
+              }
+            );
+          };
           var name = props.name;
           var schema = props.schema;
           var getComponent = props.getComponent;
@@ -156,14 +184,44 @@ export function senderConstrainedAuthorizationSource(): string {
           var errors = props.errSelectors.allErrors().filter(function (error) {
             return error.get('authId') === name;
           });
-          var note = key.error
-            ? h('p', { className: 'vouch-dpop-key' }, 'This page cannot sign DPoP proofs: ' + key.error)
+          var note = state.error
+            ? h('p', { className: 'vouch-dpop-key' }, 'This page cannot sign DPoP proofs: ' + state.error)
             : h(
                 'p',
                 { className: 'vouch-dpop-key' },
                 ${JSON.stringify(DPOP_KEY_NOTE)} + ' ',
-                h('code', { className: 'vouch-dpop-jkt' }, key.jkt || '...')
+                h('code', { className: 'vouch-dpop-jkt' }, state.jkt || '...')
               );
+          // RFC 9449 §5: a token is bound to the key that signs the proof of its token request.
+          var tokenRequest = state.jkt
+            ? h(
+                Row,
+                null,
+                h('label', { htmlFor: 'auth-dpop-token-endpoint' }, 'Token endpoint:'),
+                h(
+                  Col,
+                  null,
+                  h(Input, {
+                    id: 'auth-dpop-token-endpoint',
+                    type: 'text',
+                    'aria-label': 'auth-dpop-token-endpoint',
+                    onChange: function (event) {
+                      merge({ endpoint: event.target.value });
+                    }
+                  }),
+                  h('button', { type: 'button', className: 'btn vouch-dpop-sign', onClick: signTokenRequest }, 'Sign a proof for the token request')
+                ),
+                state.proof
+                  ? h(
+                      'p',
+                      { className: 'vouch-dpop-token-request' },
+                      ${JSON.stringify(DPOP_TOKEN_REQUEST_NOTE)} + ' ',
+                      h('code', { className: 'vouch-dpop-token-proof', style: { wordBreak: 'break-all' } }, state.proof)
+                    )
+                  : null,
+                state.proofError ? h('p', { className: 'vouch-dpop-token-request' }, 'No proof: ' + state.proofError) : null
+              )
+            : null;
           return h(
             'div',
             null,
@@ -171,6 +229,7 @@ export function senderConstrainedAuthorizationSource(): string {
             value ? h('h6', null, 'Authorized') : null,
             h(Row, null, h(Markdown, { source: schema.get('description') })),
             h(Row, null, note),
+            tokenRequest,
             h(
               Row,
               null,

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify } from 'jose';
 import { runInNewContext } from 'node:vm';
 import {
   DPOP_KEY_NOTE,
+  DPOP_TOKEN_REQUEST_NOTE,
   MUTUAL_TLS_NOTE,
   senderConstrainedAuthorizationSource,
 } from './sender-constrained-authorization-source.js';
@@ -210,7 +212,11 @@ describe('senderConstrainedAuthorization', () => {
           props: (props ?? {}) as Record<string, unknown>,
           children,
         }),
-        useState: () => [state, (next: Record<string, unknown>) => Object.assign(state, next)],
+        useState: () => [
+          state,
+          (next: (previous: Record<string, unknown>) => Record<string, unknown>) =>
+            Object.assign(state, next(state)),
+        ],
         useEffect: (effect: () => () => void) => cleanups.push(effect()),
       };
     }
@@ -231,8 +237,11 @@ describe('senderConstrainedAuthorization', () => {
       };
     }
 
-    /** All the text an element shows, and its elements by class name. */
-    function walk(node: unknown, found: { text: string; byClass: Map<string, Element> }) {
+    /** All the text an element shows, and its elements by class name and by id. */
+    function walk(
+      node: unknown,
+      found: { text: string; byClass: Map<string, Element>; byId?: Map<string, Element> },
+    ) {
       if (typeof node === 'string') found.text += node;
       if (typeof node !== 'object' || node === null) return found;
       if (Array.isArray(node)) {
@@ -242,6 +251,8 @@ describe('senderConstrainedAuthorization', () => {
       const element = node as Element;
       const className = element.props['className'];
       if (typeof className === 'string') found.byClass.set(className, element);
+      const id = element.props['id'];
+      if (typeof id === 'string') found.byId?.set(id, element);
       for (const child of element.children) walk(child, found);
       return found;
     }
@@ -283,14 +294,52 @@ describe('senderConstrainedAuthorization', () => {
       assert.match(jkt, /^[A-Za-z0-9_-]{43}$/);
       // The Value row: its field hands Authorize what Swagger UI's own fields hand it.
       const rendered = DpopAuth({ ...props('DPoP'), onChange: (v: unknown) => given.push(v) });
-      const column = (rendered.children[4] as Element).children[1] as Element;
-      const input = column.children[0] as Element;
-      assert.equal(input.props['id'], 'auth-dpop-value');
+      const fields = walk(rendered, { text: '', byClass: new Map(), byId: new Map() }).byId;
+      const input = fields?.get('auth-dpop-value');
+      assert.ok(input);
       (input.props['onChange'] as (event: unknown) => void)({ target: { value: 'tok' } });
       assert.equal(given.length, 1);
       assert.deepEqual(Object.keys(given[0] as object), ['name', 'schema', 'value']);
       assert.equal((given[0] as { value: string }).value, 'tok');
       for (const cleanup of cleanups) cleanup();
+    });
+
+    it('signs a proof for a token request to the endpoint given (RFC 9449 §5)', async () => {
+      const state: Record<string, unknown> = {};
+      const HttpAuth = inPage().wrapComponents.HttpAuth('Original', { React: react(state, []) });
+      const DpopAuth = (HttpAuth(props('DPoP')) as Element).type as (props: unknown) => Element;
+      const render = () =>
+        walk(DpopAuth(props('DPoP')), { text: '', byClass: new Map(), byId: new Map() });
+      const before = render();
+      assert.equal(before.byId?.get('auth-dpop-token-endpoint'), undefined, 'not before the key');
+      while (state['jkt'] === undefined) await new Promise((resolve) => setImmediate(resolve));
+      const sign = async (endpoint: string | undefined) => {
+        const shown = render();
+        const field = shown.byId?.get('auth-dpop-token-endpoint');
+        if (endpoint !== undefined) {
+          (field?.props['onChange'] as (event: unknown) => void)({ target: { value: endpoint } });
+        }
+        delete state['proof'];
+        delete state['proofError'];
+        const button = render().byClass.get('btn vouch-dpop-sign');
+        (button?.props['onClick'] as () => void)();
+        while (state['proof'] === undefined && state['proofError'] === undefined) {
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return render();
+      };
+      assert.match((await sign(undefined)).text, /No proof: enter the token endpoint first/);
+      assert.match((await sign('http://[bad')).text, /No proof: .*URL/i);
+      const signed = await sign(' https://as.test/token?x=1 ');
+      assert.ok(signed.text.includes(DPOP_TOKEN_REQUEST_NOTE));
+      const proof = signed.byClass.get('vouch-dpop-token-proof')?.children[0] as string;
+      const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, {
+        typ: 'dpop+jwt',
+      });
+      assert.equal(payload['htm'], 'POST');
+      assert.equal(payload['htu'], 'https://as.test/token');
+      assert.equal(payload['ath'], undefined, 'no token yet');
+      assert.equal(await calculateJwkThumbprint(protectedHeader.jwk!), state['jkt']);
     });
 
     it('says when the page cannot sign, and hides a token once authorized', async () => {

@@ -1,9 +1,10 @@
 // The docs page signs DPoP proofs (RFC 9449) for Try it out, in Debian's Chromium on Fastify,
-// Hono and Express: Authorize shows the thumbprint of the key the page made, a token bound to
-// it (cnf.jkt, signed by oidc-provider's key) is entered there, and each Execute sends it as
-// `Authorization: DPoP` with a fresh proof the server verifies (typ, htm, htu, ath, the key
-// against cnf.jkt) and that the test checks again with jose; a server asking for a nonce is
-// answered by a second request carrying it. Screenshots go to test-results/screenshots/.
+// Hono and Express: Authorize shows the thumbprint of the key the page made and signs a proof
+// for a token request, with which oidc-provider issues a token bound to that key (cnf.jkt). That
+// token is entered in Authorize, and each Execute sends it as `Authorization: DPoP` with a fresh
+// proof the server verifies (typ, htm, htu, ath, the key against cnf.jkt) and that the test
+// checks again with jose; a server asking for a nonce is answered by a second request carrying
+// it. Screenshots go to test-results/screenshots/.
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
@@ -265,6 +266,7 @@ for (const [name, engine] of Object.entries(engines)) {
 
     let jkt = '';
     let token = '';
+    let claims: JWTPayload = {};
     const jtis: unknown[] = [];
 
     await step(
@@ -294,19 +296,42 @@ for (const [name, engine] of Object.entries(engines)) {
       },
     );
 
-    await step('a token bound to that key is entered in Authorize', async () => {
-      const now = Math.floor(Date.now() / 1000);
-      token = await as.forge({
-        iss: as.issuer,
-        aud: RESOURCE,
-        sub: 'user-1',
-        client_id: as.clients.app.clientId,
-        scope: 'pets:read',
-        iat: now,
-        exp: now + 300,
-        jti: randomUUID(),
-        cnf: { jkt },
+    await step('oidc-provider binds a token to that key with a proof the page signs', async () => {
+      await page.locator('.auth-wrapper .btn.authorize:not(.modal-btn)').click();
+      const modal = page.locator('.modal-ux');
+      const form = modal.locator('.auth-container').filter({ hasText: 'dpopAuth' });
+      await form.locator('#auth-dpop-token-endpoint').fill(as.tokenEndpoint);
+      await form.locator('.vouch-dpop-sign').click();
+      const signed = form.locator('.vouch-dpop-token-proof');
+      await signed.waitFor();
+      assert.match(
+        (await form.locator('.vouch-dpop-token-request').textContent()) ?? '',
+        /RFC 9449 §5/,
+      );
+      const proof = (await signed.textContent()) ?? '';
+      await docs.shot('token-request-proof');
+      await modal.locator('.modal-ux-header .close-modal').click();
+      await modal.waitFor({ state: 'detached' });
+      // The token request, as a client such as curl sends it (client credentials, RFC 9449 §5).
+      const { clientId, clientSecret } = as.clients.service;
+      const response = await fetch(as.tokenEndpoint, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${btoa(`${clientId}:${clientSecret}`)}`,
+          dpop: proof,
+        },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          resource: RESOURCE,
+          scope: 'pets:read',
+        }),
       });
+      const answer = (await response.json()) as { access_token: string; token_type: string };
+      assert.equal(response.status, 200, JSON.stringify(answer));
+      assert.equal(answer.token_type, 'DPoP');
+      token = answer.access_token;
+      claims = decodeJwt(token);
+      assert.deepEqual(claims['cnf'], { jkt }, 'bound to the key of the page');
       await docs.authorize('dpopAuth', { '#auth-dpop-value': token });
     });
 
@@ -315,7 +340,7 @@ for (const [name, engine] of Object.entries(engines)) {
       const outcome = await docs.execute(op, PATH);
       await docs.shot('dpop', op);
       assert.equal(outcome.status, '200', outcome.body);
-      assert.deepEqual(JSON.parse(outcome.body), { sub: 'user-1', jkt });
+      assert.deepEqual(JSON.parse(outcome.body), { sub: claims.sub, jkt });
       const [request] = sent.splice(0);
       const proof = await proofSent(request!);
       assert.equal(proof.authorization, `DPoP ${token}`);
