@@ -11,9 +11,9 @@ import { DPOP_PAGE_SOURCE } from './dpop-page-source.js';
  * refuses it. It answers with a promise when it signs: Swagger UI waits for it.
  *
  * Swagger UI itself sends nothing for an `http` scheme other than Basic and Bearer:
- * {@link senderConstrainedAuthorizationSource} has it send `Authorization: DPoP` for the DPoP schemes, and
- * OAuth2 tokens of type `DPoP` are sent so already. Self-contained ES5 with nothing of the
- * server's spliced in; give it where a page takes the interceptor as source text, as
+ * {@link senderConstrainedAuthorizationSource} has it send `Authorization: DPoP` for the DPoP
+ * schemes, and OAuth2 tokens of type `DPoP` are sent so already. Self-contained ES5 with nothing
+ * of the server's spliced in; give it where a page takes the interceptor as source text, as
  * `@hono/swagger-ui`'s `requestInterceptor` does, last in a chain
  * ({@link chainRequestInterceptorsSource}): a proof names the URL as it is once signed.
  *
