@@ -80,7 +80,7 @@ export abstract class Authenticator<TAuth = unknown> {
 
   /**
    * The `WWW-Authenticate` challenge for a 403 when a credential it accepted lacks `scopes`, or
-   * `undefined` for none (only Bearer has one, RFC 6750 §3.1).
+   * `undefined` for none (Bearer has one, RFC 6750 §3.1, and so do schemes modelled on it, DPoP's).
    */
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none; subclasses use both
   scopeChallenge(realm: string, scopes: readonly string[]): string | undefined {
@@ -89,7 +89,7 @@ export abstract class Authenticator<TAuth = unknown> {
 
   /**
    * The `WWW-Authenticate` challenge for a 400 on a credential it found ambiguous, or `undefined`
-   * for none (only Bearer has one, RFC 6750 §3.1 `invalid_request`).
+   * for none (Bearer has one, RFC 6750 §3.1 `invalid_request`, and so do schemes modelled on it).
    */
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none
   badRequestChallenge(realm: string): string | undefined {

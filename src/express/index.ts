@@ -10,6 +10,13 @@ export {
 } from './error-handler.js';
 export type { ErrorClass } from '../internal/handler-for.js';
 export { documentSecurity, type RoutedApp } from './document-security.js';
-export { csrfRequestInterceptor, type CsrfNames } from '../openapi/csrf-request-interceptor.js';
+export { chainRequestInterceptors } from '../openapi/chain-request-interceptors.js';
+export {
+  csrfRequestInterceptor,
+  type AsyncRequestInterceptor,
+  type CsrfNames,
+} from '../openapi/csrf-request-interceptor.js';
+export { senderConstrainedAuthorization } from '../openapi/sender-constrained-authorization.js';
+export { dpopRequestInterceptor } from '../openapi/dpop-request-interceptor.js';
 export { persistTokensOnly, type SwaggerUiPlugin } from '../openapi/persist-tokens-only.js';
 export { serveResourceMetadata, type RoutingApp } from './resource-metadata.js';

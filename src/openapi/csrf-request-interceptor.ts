@@ -14,6 +14,11 @@ export interface InterceptedRequest {
 /** A Swagger UI `requestInterceptor`. */
 export type RequestInterceptor = (request: InterceptedRequest) => InterceptedRequest;
 
+/** A Swagger UI `requestInterceptor` that may answer with a promise, which Swagger UI waits for. */
+export type AsyncRequestInterceptor = (
+  request: InterceptedRequest,
+) => InterceptedRequest | Promise<InterceptedRequest>;
+
 /**
  * A Swagger UI `requestInterceptor` that copies the CSRF token from its cookie into the CSRF
  * header on unsafe requests (not GET, HEAD, OPTIONS, TRACE) to the page's own origin, so "Try it

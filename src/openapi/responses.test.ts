@@ -180,7 +180,7 @@ describe('errorResponses (contract §5, §8)', () => {
     const responses = errorResponses(route([headerKey, bearer, ownRealm]), 'GET');
     assert.equal(
       responses['400']!.headers!['WWW-Authenticate']!.description,
-      'On an ambiguous Bearer credential: `Bearer realm="api", error="invalid_request"`, `Bearer realm="own", error="invalid_request"`',
+      'On an ambiguous credential: `Bearer realm="api", error="invalid_request"`, `Bearer realm="own", error="invalid_request"`',
     );
     assert.equal(errorResponses(route([basic, headerKey]), 'GET')['400']!.headers, undefined);
   });

@@ -50,8 +50,9 @@ export function csrfCanApply(route: OperationAuth, method: string | readonly str
  *
  * - 401 on every protected route, with `WWW-Authenticate` when an authenticator challenges;
  * - 403 where the CSRF check can apply ({@link csrfCanApply}) or the route requires scopes;
- * - 400 where a credential read from a header, query or cookie can be sent twice, or a Bearer
- *   token by two methods (ambiguous), with Bearer's `invalid_request` challenge;
+ * - 400 where a credential read from a header, query or cookie can be sent twice, or a token by
+ *   two methods (ambiguous), with the `invalid_request` challenges of those that send one
+ *   (Bearer's, DPoP's);
  * - 503 with `Retry-After` where an authenticator consults a store that may not answer
  *   (`consultsStore`: `SessionAuth`, a `JwtBearer` over a JWKS URL, a hook that says it reads one).
  *
@@ -74,12 +75,12 @@ export function errorResponses(
       member.badRequestChallenge(member.realm ?? realm),
     );
     responses['400'] = errorResponse(
-      'Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials)',
+      'Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials)',
       badRequestChallenges.length === 0
         ? undefined
         : {
             'WWW-Authenticate': {
-              description: `On an ambiguous Bearer credential: ${badRequestChallenges.map((c) => `\`${c}\``).join(', ')}`,
+              description: `On an ambiguous credential: ${badRequestChallenges.map((c) => `\`${c}\``).join(', ')}`,
               schema: { type: 'string' },
             },
           },

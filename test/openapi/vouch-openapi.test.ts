@@ -346,13 +346,19 @@ describe('the docs page at /api/docs (contract §8)', () => {
     assert.doesNotMatch(page, /https?:\/\//);
   });
 
-  it('keeps tokens and keys across reloads and sends X-CSRFToken on unsafe requests', async (t) => {
+  it('keeps tokens and keys across reloads, sends X-CSRFToken and signs DPoP proofs', async (t) => {
     const app = await buildApi(t);
     const script = await app.inject('/api/docs/static/swagger-initializer.js');
     assert.equal(script.statusCode, 200);
     assert.match(script.body, /"persistAuthorization":true/);
-    assert.match(script.body, /"plugins":\[function vouchPersistTokensOnly\(\) \{/);
-    assert.match(script.body, /"requestInterceptor":function vouchCsrfInterceptor\(request\)/);
+    assert.match(
+      script.body,
+      /"plugins":\[function vouchPersistTokensOnly\(\) \{[^]*\},function vouchSenderConstrainedAuthorization\(\) \{/,
+    );
+    assert.match(
+      script.body,
+      /"requestInterceptor":function vouchRequestInterceptors\(request\) \{\n {2}var steps = \[function vouchCsrfInterceptor\(request\) \{[^]*\},\nfunction vouchDpopInterceptor\(request\) \{/,
+    );
     assert.match(script.body, /var cookieName = "csrftoken";/);
     assert.match(script.body, /request\.headers\["X-CSRFToken"\] = value;/);
     assert.match(script.body, /"validatorUrl":null/);
@@ -393,16 +399,16 @@ describe('the docs page at /api/docs (contract §8)', () => {
     const script = (await app.inject('/api/docs/static/swagger-initializer.js')).body;
     assert.match(
       script,
-      /"plugins":\[function vouchPersistTokensOnly\(\) \{[^]*\},function userPlugin\(\)/,
+      /"plugins":\[function vouchPersistTokensOnly\(\) \{[^]*\},function vouchSenderConstrainedAuthorization\(\) \{[^]*\},function userPlugin\(\)/,
     );
   });
 
-  it('lets a uiConfig requestInterceptor replace the CSRF one', async (t) => {
+  it('lets a uiConfig requestInterceptor replace the CSRF and DPoP one', async (t) => {
     const app = await buildApi(t, {
       uiConfig: { requestInterceptor: ((request: unknown) => request) as never },
     });
     const script = (await app.inject('/api/docs/static/swagger-initializer.js')).body;
-    assert.doesNotMatch(script, /vouchCsrfInterceptor/);
+    assert.doesNotMatch(script, /vouchCsrfInterceptor|vouchDpopInterceptor/);
   });
 });
 

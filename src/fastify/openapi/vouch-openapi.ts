@@ -10,7 +10,10 @@ import swaggerUi, {
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import '../types.js';
+import { chainRequestInterceptors } from '../../openapi/chain-request-interceptors.js';
 import { csrfRequestInterceptor } from '../../openapi/csrf-request-interceptor.js';
+import { senderConstrainedAuthorization } from '../../openapi/sender-constrained-authorization.js';
+import { dpopRequestInterceptor } from '../../openapi/dpop-request-interceptor.js';
 import { persistTokensOnly } from '../../openapi/persist-tokens-only.js';
 import { securityTransform, securityTransformObject } from './security-transform.js';
 
@@ -31,9 +34,11 @@ export interface VouchOpenapiOptions {
   readonly transformObject?: SwaggerTransformObject;
   /**
    * Swagger UI settings, over vouch's (`urls` naming `jsonPath`, `persistAuthorization: true`
-   * keeping tokens and keys only, the CSRF `requestInterceptor`, `validatorUrl: null`). A
-   * `requestInterceptor` of yours replaces vouch's; `plugins` of yours come after vouch's
-   * {@link persistTokensOnly}.
+   * keeping tokens and keys only, a `requestInterceptor` adding the CSRF header and signing DPoP
+   * proofs, `validatorUrl: null`). A `requestInterceptor` of yours replaces vouch's (chain yours
+   * with {@link csrfRequestInterceptor} and {@link dpopRequestInterceptor} through
+   * {@link chainRequestInterceptors} to keep them); `plugins` of yours come after vouch's
+   * {@link persistTokensOnly} and {@link senderConstrainedAuthorization}.
    */
   readonly uiConfig?: FastifySwaggerUiConfigOptions;
   /** Other `@fastify/swagger-ui` options (`theme`, `logo`, `staticCSP`…). */
@@ -71,14 +76,23 @@ async function vouchOpenapiPlugin(
           urls: [{ url: jsonPath, name: jsonPath }],
           persistAuthorization: true,
           // Typed there as taking a fetch Request; Swagger UI really passes a plain object.
-          requestInterceptor: csrfRequestInterceptor({
-            cookieName: app.vouch.csrfCookieName,
-            headerName: app.vouch.csrfHeaderName,
-          }) as unknown as FastifySwaggerUiConfigOptions['requestInterceptor'],
+          // The CSRF header, then the DPoP proof, which signs the request as it is by then.
+          requestInterceptor: chainRequestInterceptors(
+            csrfRequestInterceptor({
+              cookieName: app.vouch.csrfCookieName,
+              headerName: app.vouch.csrfHeaderName,
+            }),
+            dpopRequestInterceptor(),
+          ) as unknown as FastifySwaggerUiConfigOptions['requestInterceptor'],
           validatorUrl: null,
           ...options.uiConfig,
-          // Never dropped by a uiConfig of the user's: it keeps passwords out of localStorage.
-          plugins: [persistTokensOnly(), ...(options.uiConfig?.plugins ?? [])],
+          // Never dropped by a uiConfig of the user's: one keeps passwords out of localStorage,
+          // the other shows DPoP and mutualTLS schemes in Authorize, which Swagger UI cannot.
+          plugins: [
+            persistTokensOnly(),
+            senderConstrainedAuthorization(),
+            ...(options.uiConfig?.plugins ?? []),
+          ],
         },
       });
     },
@@ -92,7 +106,10 @@ async function vouchOpenapiPlugin(
  * gets its `security` and vouch's error responses; `components.securitySchemes` lists every
  * scheme in use. The page keeps tokens and API keys across reloads (never a password, and says
  * so: {@link persistTokensOnly}) and copies the CSRF token from its cookie into its header on
- * unsafe requests, both named as in the vouch plugin's `csrf` option.
+ * unsafe requests, both named as in the vouch plugin's `csrf` option. An `http` scheme `DPoP`
+ * takes a token in Authorize, which shows the thumbprint of a key the page makes to sign DPoP
+ * proofs with, and Try it out sends the token with a fresh proof
+ * ({@link senderConstrainedAuthorization}, {@link dpopRequestInterceptor}).
  * Register it after the vouch plugin and before your routes.
  *
  * @example

@@ -611,7 +611,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -679,10 +679,10 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
-          /** @description On an ambiguous Bearer credential: `Bearer realm="api", error="invalid_request"` */
+          /** @description On an ambiguous credential: `Bearer realm="api", error="invalid_request"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -740,7 +740,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -810,7 +810,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -867,7 +867,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -924,7 +924,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -981,7 +981,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1069,7 +1069,7 @@ export interface operations {
           'text/plain': string;
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1128,7 +1128,7 @@ export interface operations {
           }[];
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1191,7 +1191,7 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -1261,10 +1261,10 @@ export interface operations {
           };
         };
       };
-      /** @description Bad Request: a credential was sent more than once, or a Bearer token by two methods (ambiguous credentials) */
+      /** @description Bad Request: a credential was sent more than once, or by two methods (ambiguous credentials) */
       400: {
         headers: {
-          /** @description On an ambiguous Bearer credential: `Bearer realm="api", error="invalid_request"` */
+          /** @description On an ambiguous credential: `Bearer realm="api", error="invalid_request"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
