@@ -1,4 +1,3 @@
-import { Reflector } from '@nestjs/core';
 import { isPromiseLike } from '../core/outcome.js';
 import {
   rootPath,
@@ -9,7 +8,8 @@ import {
 import { PASS, STOP } from '../internal/precedence.js';
 import { authenticateRoute } from './authenticate-route.js';
 import { openState } from './request-state.js';
-import { ROUTE_TAG, type RouteEntry, type RouteTable } from './route-table.js';
+import { recordRoute } from './registered-routes.js';
+import { kRoute, type RouteEntry, type RouteTable } from './route-table.js';
 import type { HeaderWriter } from './vouch-exception.js';
 
 /** Finds the route a request goes to, before the platform routes it (Express) or as it did. */
@@ -48,25 +48,31 @@ export function requestHook(findRoute: RouteFinder, writer: HeaderWriter): Reque
   };
 }
 
-/** Where the entry of a route is kept in its Fastify route options' `config`. */
-export const kEntry = Symbol('vouch.route');
+/** Fastify routed the request already: its route's config names the handler. */
+export function fastifyRoute(table: RouteTable): RouteFinder {
+  return (request) =>
+    table.entryOfTag(
+      (request as { routeOptions: { config?: { [kRoute]?: unknown } } }).routeOptions.config?.[
+        kRoute
+      ],
+    );
+}
 
-/** Fastify routed the request already: its route's config holds the entry (see `tagRoute`). */
-export const fastifyRoute: RouteFinder = (request) =>
-  (request as { routeOptions: { config?: { [kEntry]?: RouteEntry } } }).routeOptions.config?.[
-    kEntry
-  ];
+/** The options of a route as Fastify's `onRoute` hooks receive them, as far as vouch reads them. */
+export interface FastifyRouteOptions {
+  readonly method: string | readonly string[];
+  readonly url: string;
+  readonly config?: { readonly [kRoute]?: unknown };
+}
 
-/**
- * Fastify's `onRoute` hook: a route Nest registers for a controller's handler gets its entry in
- * its `config`, read back by {@link fastifyRoute}.
- */
-export function tagRoute(
+/** Fastify's `onRoute` hook: records in `routes` each route of a controller's handler. */
+export function recordRoutes(
   table: RouteTable,
-): (route: { handler: unknown; config?: unknown }) => void {
+  routes: Map<string, RouteEntry>,
+): (route: FastifyRouteOptions) => void {
   return (route) => {
-    const entry = entryOfHandler(table, route.handler);
-    if (entry !== undefined) route.config = { ...(route.config as object), [kEntry]: entry };
+    const entry = table.entryOfTag(route.config?.[kRoute]);
+    if (entry !== undefined) recordRoute(routes, route, entry);
   };
 }
 
@@ -88,17 +94,8 @@ export function expressRoute(table: RouteTable, router: RouterLike): RouteFinder
         return true;
       },
     });
-    return entryOfHandler(table, handler);
+    return table.entryOfRoute(handler);
   };
 }
 
 const named = (handle: Handle, inRoute: boolean): Handle | typeof PASS => (inRoute ? handle : PASS);
-
-const reflector = new Reflector();
-
-/** The entry of a handler Nest registered for a route, from the tag it copied onto it. */
-function entryOfHandler(table: RouteTable, handler: unknown): RouteEntry | undefined {
-  if (typeof handler !== 'function') return undefined;
-  const tag = reflector.get<object | undefined>(ROUTE_TAG, handler as () => void);
-  return tag === undefined ? undefined : table.entryOf(tag);
-}

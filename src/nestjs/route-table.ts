@@ -26,11 +26,21 @@ export interface ModuleSettings {
 
 /**
  * The metadata a route's handler gets: the handler itself, which Nest copies with the rest of
- * its metadata onto the function it registers with the platform (Express's route handler, the
- * `handler` of Fastify's route options), so that a request's route names its handler before
- * Nest runs it.
+ * its metadata onto the function it registers with Express, so that a request's route names its
+ * handler before Nest runs it.
  */
 export const ROUTE_TAG = 'vouch:route';
+
+/**
+ * Where the handler stands in its route's Fastify config: Nest passes a handler's route config
+ * (`@RouteConfig()`'s metadata, which vouch adds to) to Fastify with the route, and Fastify keeps
+ * it where a request can read it (`request.routeOptions.config`). The handler function Fastify
+ * gets may be a wrapper of Nest's, without its metadata.
+ */
+export const kRoute = Symbol('vouch.route');
+
+/** The metadata key of `@RouteConfig()` of @nestjs/platform-fastify. */
+const FASTIFY_ROUTE_CONFIG = '__fastify_route_config__';
 
 const reflector = new Reflector();
 const scanner = new MetadataScanner();
@@ -66,9 +76,18 @@ export class RouteTable {
     return this.#entries.values();
   }
 
-  /** The entry of the route a handler tagged by this table serves. */
-  entryOf(handler: object): RouteEntry | undefined {
-    return this.#entries.get(handler);
+  /**
+   * The entry of a route the platform runs `handler` for: a function Nest registered for a
+   * controller's handler, with the tag it copied from it; `undefined` for anything else.
+   */
+  entryOfRoute(handler: unknown): RouteEntry | undefined {
+    if (typeof handler !== 'function') return undefined;
+    return this.entryOfTag(reflector.get<unknown>(ROUTE_TAG, handler as () => void));
+  }
+
+  /** The entry of a route whose tag (see {@link ROUTE_TAG}, {@link kRoute}) is `tag`. */
+  entryOfTag(tag: unknown): RouteEntry | undefined {
+    return this.#entries.get(tag as object);
   }
 
   /**
@@ -90,7 +109,10 @@ export class RouteTable {
     }
     const entry = { where, declaration: this.#declare(setting, where, handler), setting };
     this.#entries.set(handler, entry);
-    SetMetadata(ROUTE_TAG, handler)(handler as () => unknown);
+    const tagged = handler as () => unknown;
+    SetMetadata(ROUTE_TAG, handler)(tagged);
+    const config = reflector.get<object | undefined>(FASTIFY_ROUTE_CONFIG, tagged);
+    SetMetadata(FASTIFY_ROUTE_CONFIG, { ...config, [kRoute]: handler })(tagged);
     return entry;
   }
 

@@ -11,8 +11,9 @@ import {
 import { operationAuth } from '../internal/declaration.js';
 import type { RouterLike } from '../internal/express-routing.js';
 import type { ExceptionHandlerEntry } from './exception-filter.js';
-import { expressRoute, fastifyRoute, requestHook, tagRoute } from './request-hook.js';
-import { RouteTable } from './route-table.js';
+import { expressRoute, fastifyRoute, recordRoutes, requestHook } from './request-hook.js';
+import { expressRoutes, type RoutesByOperation } from './registered-routes.js';
+import { RouteTable, type RouteEntry } from './route-table.js';
 
 /** Options of `VouchModule.forRoot`, for the whole API. */
 export interface VouchModuleOptions {
@@ -51,6 +52,8 @@ export class Vouch {
   /** @internal Where server faults and store outages are logged. */
   readonly log: (message: string, error: Error) => void;
   #warned = false;
+  /** The routes of controllers, by operation, once the platform registered them. */
+  #operations: () => RoutesByOperation = () => new Map();
 
   constructor(options: VouchModuleOptions, modules: ModulesContainer) {
     const realm = options.realm ?? 'api';
@@ -82,19 +85,30 @@ export class Vouch {
 
   /**
    * @internal Puts vouch's request hook on the application's HTTP adapter, before Nest registers
-   * its routes: on Fastify, each route of a controller then carries its entry.
+   * its routes, which on Fastify are recorded as they are.
    */
   install(adapter: AbstractHttpAdapter): void {
     if (adapter.getType() === 'fastify') {
+      const registered = new Map<string, RouteEntry>();
       adapter
         .getInstance<{ addHook(name: 'onRoute', hook: unknown): void }>()
-        .addHook('onRoute', tagRoute(this.routes));
-      adapter.setOnRequestHook(requestHook(fastifyRoute, adapter));
+        .addHook('onRoute', recordRoutes(this.routes, registered));
+      adapter.setOnRequestHook(requestHook(fastifyRoute(this.routes), adapter));
+      this.#operations = () => registered;
     } else if (adapter.getType() === 'express') {
       const { router } = adapter.getInstance<{ router: RouterLike }>();
       adapter.setOnRequestHook(requestHook(expressRoute(this.routes, router), adapter));
+      this.#operations = () => expressRoutes(this.routes, router);
     }
     // On another platform, the guard authenticates every request, after its body was read.
+  }
+
+  /**
+   * @internal The routes of the application's controllers by operation (see `operationKey`), as
+   * the platform registered them: call it once the application is initialised.
+   */
+  routesByOperation(): RoutesByOperation {
+    return this.#operations();
   }
 
   /** @internal Says once that a route was authenticated after its body was read. */
