@@ -1,5 +1,6 @@
-// The Hono and Express examples, each run as a program the way its reader would: the same API,
-// the same answers, and a description and docs page built from the declarations that enforce it.
+// The Hono, Express and NestJS examples, each run as a program the way its reader would: the same
+// API, the same answers, and a description and docs page built from the declarations that enforce
+// it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runExample } from '../test/helpers/example.js';
@@ -9,7 +10,7 @@ interface Described {
   components: { securitySchemes: Record<string, unknown> };
 }
 
-for (const file of ['hono.ts', 'express.ts']) {
+for (const file of ['hono.ts', 'express.ts', 'nestjs.ts']) {
   describe(`examples/${file}`, () => {
     it('enforces, documents and serves its docs page', async (t) => {
       const origin = await runExample(t, file, { API_TOKEN: 'example-token' });

@@ -2,7 +2,7 @@ import { operationAuth } from '../internal/declaration.js';
 import { fillDocument, type Filled } from '../openapi/document-security.js';
 import { decide, STOP, type Step } from '../internal/precedence.js';
 import { declarationOf, stepOf } from './require-auth.js';
-import { handlersFor, type Handle, type RouterLike } from './routing.js';
+import { handlersFor, type Handle, type RouterLike } from '../internal/express-routing.js';
 
 /** What vouch needs of an Express app: its router. */
 export interface RoutedApp {

@@ -21,7 +21,7 @@ import {
   type RouterLike,
   type Visitor,
   visitHandlers,
-} from './routing.js';
+} from '../internal/express-routing.js';
 import { sendVouchError } from './send-vouch-error.js';
 
 declare global {

@@ -4,7 +4,7 @@ import type { OperationAuth } from '../core/operation-auth.js';
 import { METADATA_HEADERS, metadataBody, PREFLIGHT_HEADERS } from '../oauth/metadata-answer.js';
 import type { ProtectedResource } from '../oauth/protected-resource.js';
 import { declarationOf, requireAuth } from './require-auth.js';
-import type { RouterLike } from './routing.js';
+import type { RouterLike } from '../internal/express-routing.js';
 
 /** What vouch needs of an Express app to serve a resource's metadata. */
 export interface RoutingApp {

@@ -1,5 +1,5 @@
-// The docs pages of examples/hono.ts (@hono/zod-openapi, @hono/swagger-ui) and examples/express.ts
-// (swagger-ui-express) in Chromium: the description vouch filled offers both schemes under
+// The docs pages of examples/hono.ts (@hono/zod-openapi, @hono/swagger-ui), examples/express.ts
+// (swagger-ui-express) and examples/nestjs.ts (@nestjs/swagger) in Chromium: the description vouch filled offers both schemes under
 // Authorize, Try it out sends what they hold, answered as the declarations say, and what the page
 // keeps across reloads is the token and the key, as its Authorize dialog says.
 import assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import { test, type TestContext } from 'node:test';
 import { serve } from '@hono/node-server';
 import { app as expressApp } from '../../examples/express.js';
 import { app as honoApp } from '../../examples/hono.js';
+import { createApp as createNestApp } from '../../examples/nestjs.js';
 import { PERSISTENCE_NOTE } from '../../src/openapi/persist-tokens-only-source.js';
 import { openChromium } from './swagger-ui.js';
 
@@ -24,6 +25,12 @@ const examples: Record<string, (t: TestContext) => Promise<string>> = {
     t.after(() => new Promise((resolve) => server.close(resolve)));
     await new Promise((resolve) => server.once('listening', resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  },
+  nestjs: async (t) => {
+    const app = await createNestApp();
+    t.after(() => app.close());
+    await app.listen(0, '127.0.0.1');
+    return app.getUrl();
   },
 };
 

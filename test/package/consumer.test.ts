@@ -35,6 +35,14 @@ interface Consumer {
 const FASTIFY = ['fastify', 'fastify-plugin', '@types/node'];
 const OPENAPI = [...FASTIFY, '@fastify/swagger', '@fastify/swagger-ui'];
 const EXPRESS = ['express', '@types/express', '@types/node'];
+const NEST = [
+  '@nestjs/common',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  'reflect-metadata',
+  'rxjs',
+  ...EXPRESS,
+];
 
 const USER = `
 interface User { id: number }
@@ -258,6 +266,42 @@ console.log(JSON.stringify([ok.status, await ok.json(), denied.status]));
 server.close();
 `,
     prints: [200, { id: 2 }, 401],
+  },
+  './nestjs': {
+    peers: NEST,
+    // Decorators applied as functions: the consumer's compiler options need nothing for them.
+    source: `
+import 'reflect-metadata';
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import type { AddressInfo } from 'node:net';
+import { HttpBearer } from 'vouch';
+import { Auth, Principal, VouchModule } from 'vouch/nestjs';
+${USER}
+class Me {
+  me(user: Principal<typeof bearer>) {
+    // @ts-expect-error: Principal<typeof bearer> is a User
+    const name: string = user.name;
+    void name;
+    return { id: user.id + 1 };
+  }
+}
+Get('me')(Me.prototype, 'me', Object.getOwnPropertyDescriptor(Me.prototype, 'me') ?? {});
+Auth(bearer)(Me.prototype, 'me', Object.getOwnPropertyDescriptor(Me.prototype, 'me') ?? {});
+Principal(bearer)(Me.prototype, 'me', 0);
+Controller()(Me);
+class AppModule {}
+Module({ imports: [VouchModule.forRoot()], controllers: [Me] })(AppModule);
+const app = await NestFactory.create(AppModule, new ExpressAdapter(), { logger: false });
+await app.listen(0, '127.0.0.1');
+const base = 'http://127.0.0.1:' + String((app.getHttpServer().address() as AddressInfo).port);
+const ok = await fetch(base + '/me', { headers: { authorization: 'Bearer t' } });
+const denied = await fetch(base + '/me');
+console.log(JSON.stringify([ok.status, await ok.json(), denied.status, await denied.json()]));
+await app.close();
+`,
+    prints: [200, { id: 2 }, 401, { detail: 'Unauthorized' }],
   },
 };
 

@@ -32,6 +32,7 @@ const PEERS: Readonly<Record<string, readonly string[]>> = {
   './oauth': [],
   './hono': ['hono'],
   './express': ['express'],
+  './nestjs': ['@nestjs/common', '@nestjs/core'],
   './fastify': ['fastify', 'fastify-plugin'],
   './fastify/openapi': ['@fastify/swagger', '@fastify/swagger-ui', 'fastify', 'fastify-plugin'],
 };

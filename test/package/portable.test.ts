@@ -27,8 +27,17 @@ export const PORTABLE_EXPORTS: Readonly<Record<string, string>> = {
   './session': 'src/session/index.ts',
 };
 
-/** Package exports allowed to import Node builtins: they run inside Fastify or Express, on Node. */
-const NODE_ONLY_EXPORTS = ['./express', './fastify', './fastify/openapi', './package.json'];
+/**
+ * Package exports allowed to import Node builtins: they run inside Fastify, Express or NestJS (on
+ * either), on Node.
+ */
+const NODE_ONLY_EXPORTS = [
+  './express',
+  './fastify',
+  './fastify/openapi',
+  './nestjs',
+  './package.json',
+];
 
 /** Third-party packages the portable entries may import; each is checked like our own code. */
 const ALLOWED_PACKAGES = ['@noble/hashes', 'cookie', 'hono', 'jose'];

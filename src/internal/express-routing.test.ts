@@ -12,8 +12,8 @@ import express, {
 } from 'express';
 import fc from 'fast-check';
 import { HttpBearer } from '../index.js';
-import { requireAuth } from './require-auth.js';
-import { STOP } from '../internal/precedence.js';
+import { requireAuth } from '../express/require-auth.js';
+import { STOP } from './precedence.js';
 import {
   handlersFor,
   holding,
@@ -21,7 +21,7 @@ import {
   type Holding,
   type Layer,
   type RouterLike,
-} from './routing.js';
+} from './express-routing.js';
 
 // handlersFor predicts what Express runs by reading `router`'s internals; these tests hold that
 // reading against what Express really does, over a real socket.

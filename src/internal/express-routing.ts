@@ -1,5 +1,6 @@
-// What Express will run for a request, read from its routers' stacks the way `router` walks them.
-import { STOP } from '../internal/precedence.js';
+// What Express will run for a request, read from its routers' stacks the way `router` walks them:
+// by vouch/express, and by vouch/nestjs on Nest's Express platform.
+import { STOP } from './precedence.js';
 
 /** A function a `router` stack holds. */
 export type Handle = ((...args: never[]) => unknown) & { readonly stack?: unknown };
