@@ -1,16 +1,9 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import {
-  calculateJwkThumbprint,
-  compactVerify,
-  decodeJwt,
-  decodeProtectedHeader,
-  EmbeddedJWK,
-  type JWK,
-  type JWTPayload,
-} from 'jose';
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK, type JWTPayload } from 'jose';
 import { utf8 } from '../core/utf8.js';
 import { toBase64url } from '../internal/base64.js';
 import type { DPoPNonces } from './dpop-nonces.js';
+import { embeddedKey } from './embedded-key.js';
 import { normalizeHtu } from './normalize-htu.js';
 
 /** What a DPoP proof must match: the request it came with, and the server's rules. */
@@ -103,8 +96,9 @@ export async function verifyDPoPProof(
   }
   let jkt: string;
   try {
-    await compactVerify(proof, EmbeddedJWK, { algorithms: [alg] });
-    jkt = await calculateJwkThumbprint(jwk, 'sha256');
+    const embedded = await embeddedKey(alg, jwk, expected.now);
+    await compactVerify(proof, embedded.key, { algorithms: [alg] });
+    jkt = embedded.jkt;
   } catch {
     // jose's refusals, and a key WebCrypto cannot import: this proof proves nothing.
     return INVALID;
