@@ -28,7 +28,7 @@ describe('embeddedKey', () => {
       { ...pair.jwk, use: 'enc' },
       { ...pair.jwk, alg: 'ES384' },
       await exportJWK(pair.privateKey),
-      { kty: 'EC', crv: 'P-256', x: pair.jwk.x },
+      { kty: 'EC', crv: 'P-256', x: String(pair.jwk.x) },
     ];
     for (const jwk of refused) {
       await assert.rejects(embeddedKey('ES256', jwk, now), JSON.stringify(jwk));

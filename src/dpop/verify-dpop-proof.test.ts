@@ -130,6 +130,7 @@ describe('verifyDPoPProof (RFC 9449 §4.3)', () => {
           header: { jwk: { kty: 'OKP', crv: 'Ed25519', x: key.jwk.x } },
         }),
     ],
+    ['§4.3 (6): an RSA key under 2048 bits', () => weakRsaProof(at)],
     [
       '§4.3 (7): a private key in jwk',
       async () => {
@@ -238,3 +239,19 @@ describe('verifyDPoPProof (RFC 9449 §4.3)', () => {
     });
   });
 });
+
+/** An RS256 proof signed with a 1024-bit key, by WebCrypto itself: jose signs with none so weak. */
+async function weakRsaProof(iat: number): Promise<string> {
+  const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+  const { privateKey, publicKey } = await crypto.subtle.generateKey(
+    { ...algorithm, modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]) },
+    true,
+    ['sign', 'verify'],
+  );
+  const { kty, n, e } = await crypto.subtle.exportKey('jwk', publicKey);
+  const claims = { htm: 'GET', htu: URL_, iat, jti: 'weak', ath: athOf(TOKEN) };
+  const unsigned = handMade({ alg: 'RS256', typ: 'dpop+jwt', jwk: { kty, n, e } }, claims);
+  const input = new TextEncoder().encode(unsigned.slice(0, -1));
+  const signature = await crypto.subtle.sign(algorithm, privateKey, input);
+  return unsigned + Buffer.from(signature).toString('base64url');
+}

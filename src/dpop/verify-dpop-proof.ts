@@ -57,10 +57,9 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
  * compact JWS; `typ` `dpop+jwt`; `alg` allowed; a public `jwk`; `htm`, `htu`, `iat` within
  * `[now - maxAge, now]` (give or take `clockTolerance`), a `jti`, `ath` the token's SHA-256;
  * the server's `nonce` when it has nonces (else `use_dpop_nonce`, with the nonce of the moment);
- * then the signature with the `jwk`. What is left to
- * the caller: the token's `cnf.jkt` against `jkt`, then the replay store, so that the store is
- * touched only by an otherwise valid request. Never throws; a refusal says which error a
- * challenge names.
+ * then the signature with the `jwk`. What is left to the caller: the token's `cnf.jkt` against
+ * `jkt`, then the replay store, so that the store is touched only by an otherwise valid request.
+ * Never throws; a refusal says which error a challenge names.
  *
  * @example
  * const result = await verifyDPoPProof(request.headers.dpop, {
@@ -100,7 +99,9 @@ export async function verifyDPoPProof(
     await compactVerify(proof, embedded.key, { algorithms: [alg] });
     jkt = embedded.jkt;
   } catch {
-    // jose's refusals, and a key WebCrypto cannot import: this proof proves nothing.
+    // The proof, its key and its algorithm are all the client's: whatever jose (JOSEError, a
+    // TypeError for an RSA key under 2048 bits) or WebCrypto (a DOMException for a point off the
+    // curve) throws of them, the proof proves nothing.
     return INVALID;
   }
   const replayKey = toBase64url(sha256(utf8(`${jkt}.${String(claims.jti)}`)));
