@@ -1,6 +1,7 @@
 import { wholeNumber } from '../core/configuration-checks.js';
 import { StoreUnavailableError } from '../core/errors.js';
 import type { ReplayStore } from './replay-store.js';
+import { timeLeft } from './time-left.js';
 
 /** Options of {@link memoryReplayStore}. */
 export interface MemoryReplayStoreOptions {
@@ -29,6 +30,7 @@ export function memoryReplayStore(options: MemoryReplayStoreOptions = {}): Repla
   return {
     claim(key, expiresAt) {
       const now = Date.now();
+      if (timeLeft(expiresAt, now) <= 0) return false;
       const known = seen.get(key);
       if (known !== undefined && known > now) return false;
       sweep(now);

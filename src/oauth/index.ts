@@ -2,9 +2,7 @@ export { DPOP_ALGORITHMS } from '../dpop/dpop-algorithms.js';
 export { DPoPBearer, type DPoPBearerOptions } from '../dpop/dpop-bearer.js';
 export type { DPoPNonceOptions } from '../dpop/dpop-nonces.js';
 export type { DPoPTokenVerifier } from '../dpop/dpop-token-verifier.js';
-export { memoryReplayStore, type MemoryReplayStoreOptions } from '../dpop/memory-replay-store.js';
 export type { PublicUrlSource } from '../dpop/public-url-source.js';
-export type { ReplayStore } from '../dpop/replay-store.js';
 export {
   verifyDPoPProof,
   type DPoPProofExpectations,
@@ -17,6 +15,23 @@ export {
   type AuthorizationServerMetadata,
   type AuthorizationServerOptions,
 } from './authorization-server.js';
+export { memoryReplayStore, type MemoryReplayStoreOptions } from '../dpop/memory-replay-store.js';
+export {
+  postgresReplayStore,
+  type PostgresReplayPool,
+  type PostgresReplayStoreOptions,
+} from '../dpop/postgres-replay-store.js';
+export {
+  redisReplayStore,
+  type RedisReplayClient,
+  type RedisReplayStoreOptions,
+} from '../dpop/redis-replay-store.js';
+export type { ReplayStore } from '../dpop/replay-store.js';
+export {
+  sqliteReplayStore,
+  type SqliteReplayDatabase,
+  type SqliteReplayStoreOptions,
+} from '../dpop/sqlite-replay-store.js';
 export {
   IntrospectionBearer,
   type IntrospectionBearerOptions,
