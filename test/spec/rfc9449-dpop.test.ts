@@ -5,9 +5,10 @@
 // origins (https://api.test, https://opaque.test) as through a proxy in front of it.
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import { generateProof } from 'dpop';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { exportJWK, generateSecret, SignJWT, type JWTPayload } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { vouch } from '../../src/fastify/index.js';
@@ -17,6 +18,7 @@ import {
   IntrospectionBearer,
   memoryReplayStore,
   protectedResource,
+  redisReplayStore,
 } from '../../src/oauth/index.js';
 import { dpopNonces } from '../../src/dpop/dpop-nonces.js';
 import {
@@ -28,6 +30,7 @@ import {
 import { athOf, proofKey, signProof, type ProofKey } from '../helpers/dpop-proof.js';
 import { handMade } from '../helpers/jwt.js';
 import { sendRaw } from '../helpers/raw-http.js';
+import { redisNamespace } from '../helpers/services.js';
 
 const MCP = JWT_RESOURCE; // https://api.test/mcp
 const NONCE_SECRET = 'a-nonce-secret-shared-by-every-instance';
@@ -60,12 +63,14 @@ describe('RFC 9449 DPoP: DPoPBearer with oidc-provider, oauth4webapi and forged 
   let bound: string;
   let boundOpaque: string;
   let unbound: string;
+  let jwt: JwtBearer;
   const full = memoryReplayStore({ maxEntries: 1 });
+  const algorithms = ['ES256', 'Ed25519'];
 
   /** The app where it listens, for a URL of one of its public origins (the proxy's part). */
-  const local = (url: string) => {
+  const local = (url: string, at = port) => {
     const { pathname, search } = new URL(url);
-    return `http://127.0.0.1:${port}${pathname}${search}`;
+    return `http://127.0.0.1:${at}${pathname}${search}`;
   };
   // The authorization server listens on plain HTTP, on loopback: what the option is for.
   // eslint-disable-next-line @typescript-eslint/no-deprecated
@@ -90,9 +95,9 @@ describe('RFC 9449 DPoP: DPoPBearer with oidc-provider, oauth4webapi and forged 
   }
 
   /** GET `url` (a public one) with these header lines, reading the answer as sent. */
-  function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
+  function get(url: string, headers: Record<string, string> = {}, at = port): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const outgoing = httpRequest(local(url), { headers }, (response) => {
+      const outgoing = httpRequest(local(url, at), { headers }, (response) => {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
@@ -116,8 +121,8 @@ describe('RFC 9449 DPoP: DPoPBearer with oidc-provider, oauth4webapi and forged 
     });
   }
   /** GET `url` as DPoP: the token in Authorization, the proof in DPoP. */
-  const withDPoP = (url: string, token: string, proof: string) =>
-    get(url, { authorization: `DPoP ${token}`, dpop: proof });
+  const withDPoP = (url: string, token: string, proof: string, at = port) =>
+    get(url, { authorization: `DPoP ${token}`, dpop: proof }, at);
   /** A proof from the dpop package with the client's key: GET `url`, bound to `token`. */
   const proofFor = (url: string, token: string, nonce?: string) =>
     generateProof(keyPair, url, 'GET', nonce, token);
@@ -137,7 +142,7 @@ describe('RFC 9449 DPoP: DPoPBearer with oidc-provider, oauth4webapi and forged 
       resource: OPAQUE_RESOURCE,
       authorizationServers: [as.issuer],
     });
-    const jwt = new JwtBearer({ resource: api, algorithms: ['RS256'] });
+    jwt = new JwtBearer({ resource: api, algorithms: ['RS256'] });
     const introspection = new IntrospectionBearer({
       resource: opaqueApi,
       introspectionEndpoint: as.introspectionEndpoint,
@@ -145,7 +150,6 @@ describe('RFC 9449 DPoP: DPoPBearer with oidc-provider, oauth4webapi and forged 
       clientSecret: as.clients.introspector.clientSecret,
       timeout: 500,
     });
-    const algorithms = ['ES256', 'Ed25519'];
     const dpop = new DPoPBearer({ tokens: jwt, algorithms });
     const nonced = new DPoPBearer({
       tokens: jwt,
@@ -373,6 +377,38 @@ describe('RFC 9449 DPoP: DPoPBearer with oidc-provider, oauth4webapi and forged 
       const answer = await withDPoP(url, bound, proof);
       assert.deepEqual(answer.challenges, [dpopChallenge('invalid_dpop_proof')]);
       assert.equal(answer.nonce, undefined);
+    });
+  });
+
+  describe('§11.1: instances sharing one Redis', () => {
+    /** An instance of the service: its own DPoPBearer, the one Redis, the one nonce secret. */
+    async function instance(t: TestContext, url: string, keyPrefix: string): Promise<number> {
+      const redis = new Redis(url, { maxRetriesPerRequest: 0 });
+      t.after(() => {
+        redis.disconnect();
+      });
+      const replay = redisReplayStore(redis, { prefix: keyPrefix });
+      const nonces = { secret: NONCE_SECRET };
+      const dpop = new DPoPBearer({ tokens: jwt, algorithms, replay, nonces });
+      const server = Fastify({ logger: false });
+      t.after(() => server.close());
+      await server.register(vouch, { csrf: false });
+      server.get('/mcp', { auth: dpop, scopes: ['mcp:tools'] }, async () => ({}));
+      return Number(new URL(await server.listen({ port: 0, host: '127.0.0.1' })).port);
+    }
+
+    it("a proof used on one is refused on the other; one's nonce passes on the other", async (t) => {
+      const namespace = await redisNamespace(t);
+      if (namespace === undefined) return;
+      const one = await instance(t, namespace.url, namespace.keyPrefix);
+      const two = await instance(t, namespace.url, namespace.keyPrefix);
+      const asked = await withDPoP(MCP, bound, await proofFor(MCP, bound), one);
+      assert.deepEqual(asked.challenges, [dpopChallenge('use_dpop_nonce')]);
+      const proof = await proofFor(MCP, bound, asked.nonce);
+      assert.equal((await withDPoP(MCP, bound, proof, two)).status, 200);
+      const replayed = await withDPoP(MCP, bound, proof, one);
+      assert.equal(replayed.status, 401);
+      assert.deepEqual(replayed.challenges, [dpopChallenge('invalid_dpop_proof')]);
     });
   });
 
