@@ -42,6 +42,7 @@ export {
   ABSENT,
   AMBIGUOUS,
   isAccepted,
+  refusal,
   REJECTED,
   type Absent,
   type Accepted,

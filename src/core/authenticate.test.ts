@@ -26,7 +26,7 @@ import {
   VouchError,
 } from './errors.js';
 import { authFunction } from './function-authenticator.js';
-import type { Outcome } from './outcome.js';
+import { refusal, type Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
 
@@ -139,10 +139,15 @@ class Scripted extends Authenticator<string> {
     return this.#cookie;
   }
 
-  override challenge(realm: string, rejected: boolean): string | undefined {
-    return this.#challenge === undefined
-      ? undefined
-      : `${this.#challenge} realm="${realm}"${rejected ? ' rejected' : ''}`;
+  override challenge(
+    realm: string,
+    rejected: boolean,
+    _scopes?: readonly string[],
+    error?: string,
+  ): string | undefined {
+    if (this.#challenge === undefined) return undefined;
+    const reason = error === undefined ? '' : ` error=${error}`;
+    return `${this.#challenge} realm="${realm}"${rejected ? ' rejected' : ''}${reason}`;
   }
 
   override verify(): Promise<Outcome<string>> {
@@ -865,6 +870,55 @@ describe('authenticate()', () => {
         await authenticate(requirements([session, plain, configured]), request(), options),
       );
       assert.deepEqual(failure.challenges, ['Internal realm="lan"']);
+    });
+
+    it('a refusal names its reason in its challenge, and headers for the 401', async () => {
+      const nonce = new Scripted(() => Promise.resolve(refusal('use_nonce', { 'x-nonce': 'n1' })), {
+        challenge: 'Nonce',
+      });
+      const reason = new Scripted(() => Promise.resolve(refusal('bad_proof')), {
+        challenge: 'Proof',
+      });
+      const plain = new Scripted(refuses('rejected'), { challenge: 'Plain' });
+      const failure = failed(
+        await authenticate(requirements([nonce, reason, plain]), request(), options),
+      );
+      assert.deepEqual(failure.challenges, [
+        'Nonce realm="api" rejected error=use_nonce',
+        'Proof realm="api" rejected error=bad_proof',
+        'Plain realm="api" rejected',
+      ]);
+      assert.deepEqual(failure.headers, { 'x-nonce': 'n1' });
+    });
+
+    it('names no headers unless a refusal did; of two, the first wins', async () => {
+      const plain = new Scripted(refuses('rejected'), { challenge: 'Plain' });
+      const none = failed(await authenticate(requirements([plain]), request(), options));
+      assert.equal('headers' in none, false);
+      const first = new Scripted(() => Promise.resolve(refusal('a', { 'x-nonce': 'first' })));
+      const second = new Scripted(() =>
+        Promise.resolve(refusal('b', { 'x-nonce': 'second', 'x-other': 'o' })),
+      );
+      const both = failed(await authenticate(requirements([first, second]), request(), options));
+      assert.deepEqual(both.headers, { 'x-nonce': 'first', 'x-other': 'o' });
+    });
+
+    it('keeps the headers of refusals before a hook that threw', async () => {
+      const nonce = new Scripted(() => Promise.resolve(refusal('use_nonce', { 'x-nonce': 'n1' })), {
+        challenge: 'Nonce',
+      });
+      const thrower = new Scripted(() => Promise.reject(new AuthenticationError('gone')), {
+        challenge: 'Thrower',
+      });
+      const failure = failed(
+        await authenticate(requirements([nonce, thrower]), request(), options),
+      );
+      assert.equal(failure.thrown, true);
+      assert.deepEqual(failure.challenges, [
+        'Nonce realm="api" rejected error=use_nonce',
+        'Thrower realm="api" rejected',
+      ]);
+      assert.deepEqual(failure.headers, { 'x-nonce': 'n1' });
     });
 
     it('lists only authenticators actually tried', async () => {

@@ -7,7 +7,7 @@ import {
   CsrfError,
   InsufficientScopeError,
 } from './errors.js';
-import { isPromiseLike, type Outcome } from './outcome.js';
+import { isPromiseLike, REJECTED, type Outcome, type Rejected } from './outcome.js';
 import type { RequestView } from './request.js';
 
 /** A CSRF check's verdict: passed, failed, or waiting for the form body (`defer`). */
@@ -53,6 +53,11 @@ export interface AuthFailure {
   readonly thrown: boolean;
   /** `WWW-Authenticate` challenges of the authenticators tried, one per line. */
   readonly challenges: readonly string[];
+  /**
+   * Headers a 401 carries beside its challenges, as refusals named them (`dpop-nonce`, RFC 9449
+   * §8); left out when none did.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The result of {@link authenticate}. */
@@ -61,7 +66,8 @@ export type AuthResult = AuthSuccess | AuthFailure;
 /** An authenticator that ran and did not accept: its challenge goes into the 401. */
 interface Tried {
   readonly authenticator: Authenticator;
-  readonly rejected: boolean;
+  /** Its refusal of the credential presented; `undefined` when there was none. */
+  readonly refusal: Rejected | undefined;
 }
 
 /**
@@ -168,7 +174,10 @@ function walk(
       if (outcome.state === 'ambiguous') return ambiguous(authenticator, options.realm);
       if (outcome.state !== 'accepted') {
         memory ??= new Memory(false);
-        memory.tried.push({ authenticator, rejected: outcome.state === 'rejected' });
+        memory.tried.push({
+          authenticator,
+          refusal: outcome.state === 'rejected' ? outcome : undefined,
+        });
         continue nextRequirement;
       }
       if (options.csrf !== undefined && csrfApplies(authenticator, request.method)) {
@@ -227,12 +236,7 @@ function finish(memory: Memory, options: AuthenticateOptions): AuthResult {
   if (memory.csrfFailed) {
     return { ok: false, error: new CsrfError(), thrown: false, challenges: [] };
   }
-  return {
-    ok: false,
-    error: new AuthenticationError(),
-    thrown: false,
-    challenges: challenges(memory.tried, realm, options.scopes),
-  };
+  return refused(new AuthenticationError(), false, memory.tried, options);
 }
 
 /**
@@ -267,8 +271,28 @@ function thrown(
     const challenges = stepUpChallenges([authenticator], options, error.scopes);
     return { ok: false, error, thrown: true, challenges };
   }
-  const tried = [...(memory?.tried ?? []), { authenticator, rejected: true }];
-  return { ok: false, error, thrown: true, challenges: challenges(tried, realm, options.scopes) };
+  const tried = [...(memory?.tried ?? []), { authenticator, refusal: REJECTED }];
+  return refused(error, true, tried, options);
+}
+
+/**
+ * A 401's failure (or an error a hook threw, answered as its class says): the challenges of
+ * those `tried`, and the headers their refusals named.
+ */
+function refused(
+  error: unknown,
+  thrown: boolean,
+  tried: readonly Tried[],
+  options: AuthenticateOptions,
+): AuthFailure {
+  const lines = challenges(tried, options.realm, options.scopes);
+  let headers: Record<string, string> | undefined;
+  for (const { refusal } of tried) {
+    // The first to name a header wins: a second nonce would contradict it.
+    if (refusal?.headers !== undefined) headers = { ...refusal.headers, ...headers };
+  }
+  const failure = { ok: false, error, thrown, challenges: lines } as const;
+  return headers === undefined ? failure : { ...failure, headers };
 }
 
 /**
@@ -305,8 +329,13 @@ function challenges(
   realm: string,
   scopes: readonly string[] = [],
 ): string[] {
-  return distinctLines(tried, ({ authenticator, rejected }) =>
-    authenticator.challenge(authenticator.realm ?? realm, rejected, scopes),
+  return distinctLines(tried, ({ authenticator, refusal }) =>
+    authenticator.challenge(
+      authenticator.realm ?? realm,
+      refusal !== undefined,
+      scopes,
+      refusal?.error,
+    ),
   );
 }
 

@@ -72,11 +72,18 @@ export abstract class Authenticator<TAuth = unknown> {
    * @param realm - the realm in force (this authenticator's own, else the API's).
    * @param rejected - whether a credential was presented and refused.
    * @param scopes - the scopes the operation requires, for a challenge that names them.
+   * @param error - the reason a refusal named (`Rejected#error`), for a challenge that says it.
    */
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the base sends none; subclasses use them
-  challenge(realm: string, rejected: boolean, scopes?: readonly string[]): string | undefined {
+  /* eslint-disable @typescript-eslint/no-unused-vars -- the base sends none; subclasses use them */
+  challenge(
+    realm: string,
+    rejected: boolean,
+    scopes?: readonly string[],
+    error?: string,
+  ): string | undefined {
     return undefined;
   }
+  /* eslint-enable @typescript-eslint/no-unused-vars */
 
   /**
    * The `WWW-Authenticate` challenge for a 403 when a credential it accepted lacks `scopes`, or

@@ -7,6 +7,7 @@ import {
   isAccepted,
   isPromiseLike,
   judgeHook,
+  refusal,
   withinLength,
 } from './outcome.js';
 import { HttpBearer } from '../http/http-bearer.js';
@@ -101,5 +102,25 @@ describe('verify answers synchronously when nothing was awaited', () => {
     const verdict = bearer.verify(request('Bearer ok'));
     assert.ok(verdict instanceof Promise);
     assert.deepEqual(await verdict, { state: 'accepted', value: 1 });
+  });
+});
+
+describe('refusal', () => {
+  it('a rejection naming its reason, frozen', () => {
+    const refused = refusal('invalid_dpop_proof');
+    assert.deepEqual(refused, { state: 'rejected', error: 'invalid_dpop_proof' });
+    assert.equal(Object.isFrozen(refused), true);
+  });
+
+  it('with headers for the 401, copied and frozen', () => {
+    const headers = { 'dpop-nonce': 'n1' };
+    const refused = refusal('use_dpop_nonce', headers);
+    headers['dpop-nonce'] = 'changed';
+    assert.deepEqual(refused, {
+      state: 'rejected',
+      error: 'use_dpop_nonce',
+      headers: { 'dpop-nonce': 'n1' },
+    });
+    assert.equal(Object.isFrozen(refused.headers), true);
   });
 });

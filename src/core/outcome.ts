@@ -28,6 +28,13 @@ export interface Absent {
 /** A credential was presented and refused (malformed, too long, or the hook returned nothing). */
 export interface Rejected {
   readonly state: 'rejected';
+  /**
+   * Why, for a scheme whose challenge names its reason (`invalid_dpop_proof`, RFC 9449 §7.1);
+   * left out, the scheme's usual refusal (`invalid_token` for Bearer). See {@link refusal}.
+   */
+  readonly error?: string;
+  /** Headers the 401 carries beside its challenges (a `dpop-nonce`), names in lower case. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 /** The credential was given more than once; ambiguity never picks a winner (400). */
 export interface Ambiguous {
@@ -48,6 +55,18 @@ export type Outcome<T> = Absent | Rejected | Ambiguous | Accepted<T>;
 export const ABSENT: Absent = Object.freeze({ state: 'absent' });
 export const REJECTED: Rejected = Object.freeze({ state: 'rejected' });
 export const AMBIGUOUS: Ambiguous = Object.freeze({ state: 'ambiguous' });
+
+/**
+ * A refusal naming its reason, and headers the 401 must carry for the client to retry (a new
+ * DPoP nonce): the authenticator's challenge then names `error` (see `Authenticator#challenge`).
+ * Make the ones without headers once: refusing then allocates nothing either.
+ *
+ * @example const INVALID_PROOF = refusal('invalid_dpop_proof');
+ */
+export function refusal(error: string, headers?: Readonly<Record<string, string>>): Rejected {
+  if (headers === undefined) return Object.freeze({ state: 'rejected', error });
+  return Object.freeze({ state: 'rejected', error, headers: Object.freeze({ ...headers }) });
+}
 
 /** What an extractor found in the request. */
 export type Extraction<C> =

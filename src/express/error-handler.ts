@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import * as engineFree from '../internal/handler-for.js';
 import { JSON_TYPE, SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
-import { challengesOf } from './require-auth.js';
+import { challengesOf, refusalHeadersOf } from './require-auth.js';
 import { sendVouchError } from './send-vouch-error.js';
 
 /** What {@link vouchErrorHandler} answers an error of one class with. */
@@ -49,7 +49,7 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
       return (answerer.handler as ExceptionHandler)(error as Error, req, res);
     }
     if (answerer !== undefined) {
-      sendVouchError(res, answerer.vouch, challengesOf(req, error));
+      sendVouchError(res, answerer.vouch, challengesOf(req, error), refusalHeadersOf(req));
       return undefined;
     }
     log('vouch: request failed', error instanceof Error ? error : new Error(String(error)));

@@ -54,6 +54,8 @@ interface State {
   /** Routes whose first handler, a requireAuth, ran: `req.route` may still name them later. */
   opened: Route[];
   challenges: readonly string[];
+  /** The headers the refusals named beside the challenges, on a request whose hook threw. */
+  refusalHeaders: Readonly<Record<string, string>> | undefined;
   /** What authenticated the request, for authOf and a handler's step-up. */
   won: Won | undefined;
 }
@@ -69,6 +71,11 @@ export function challengesOf(req: Request, error?: unknown): readonly string[] {
   const state = states.get(req);
   if (state === undefined) return [];
   return state.challenges.length > 0 ? state.challenges : afterAuthChallenges(error, state.won);
+}
+
+/** The headers the refusals named beside the challenges, on a request whose hook threw. */
+export function refusalHeadersOf(req: Request): Readonly<Record<string, string>> | undefined {
+  return states.get(req)?.refusalHeaders;
 }
 
 /**
@@ -125,6 +132,7 @@ export function requireAuth<const TSpec extends AuthSpec>(
         foreseenFor: undefined,
         opened: [],
         challenges: [],
+        refusalHeaders: undefined,
         won: undefined,
       };
       states.set(req, state);
@@ -266,12 +274,13 @@ async function run(
   const result = await evaluate(requirements, view, declaration.engine);
   if (!result.ok) {
     if (!result.thrown) {
-      sendVouchError(res, result.error as VouchError, result.challenges);
+      sendVouchError(res, result.error as VouchError, result.challenges, result.headers);
       return;
     }
     state.challenges = result.challenges;
+    state.refusalHeaders = result.headers;
     // Never a bare value: next('route') or next('router') would skip what follows.
-    next(withHeaders(asError(result.error), result.challenges));
+    next(withHeaders(asError(result.error), result.challenges, result.headers));
     return;
   }
   // A form post may carry its CSRF token in the body, which a body parser put in `req.body`.

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthFailure } from '../core/authenticate.js';
 import {
   answererOf,
   handlersByClass,
@@ -34,8 +35,11 @@ export function exceptionHandler<TError extends Error>(
   return [errorClass, handler];
 }
 
-/** Challenges recorded for the 401 of a request, kept on the request by the plugin. */
-export const kChallenges = Symbol('vouch.challenges');
+/**
+ * The failure of a request whose hook threw, kept on the request by the plugin: the challenges
+ * and headers of its 401.
+ */
+export const kFailure = Symbol('vouch.failure');
 /** What authenticated a request, kept on the request by the plugin. */
 export const kWinner = Symbol('vouch.winner');
 
@@ -62,12 +66,13 @@ export function createErrorHandler(entries: Iterable<ExceptionHandlerEntry>) {
     }
     if (answerer !== undefined) {
       const kept = request as FastifyRequest & {
-        [kChallenges]?: readonly string[] | null;
+        [kFailure]?: AuthFailure | null;
         [kWinner]?: Won | null;
       };
+      const failure = kept[kFailure] ?? undefined;
       const challenges =
-        kept[kChallenges] ?? afterAuthChallenges(error, kept[kWinner] ?? undefined);
-      return sendVouchError(reply, answerer.vouch, challenges);
+        failure?.challenges ?? afterAuthChallenges(error, kept[kWinner] ?? undefined);
+      return sendVouchError(reply, answerer.vouch, challenges, failure?.headers);
     }
     const status = (error as { statusCode?: unknown }).statusCode;
     // Fastify's own client errors (validation, body too large, …) keep their usual answer.

@@ -9,7 +9,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { resolveAuth, type AuthSpec, type Requirement } from '../core/auth-spec.js';
-import { evaluate, type AuthResult } from '../core/authenticate.js';
+import { evaluate, type AuthFailure, type AuthResult } from '../core/authenticate.js';
 import { isPromiseLike } from '../core/outcome.js';
 import { CsrfError, ConfigurationError, type VouchError } from '../core/errors.js';
 import type { OperationAuth } from '../core/operation-auth.js';
@@ -26,7 +26,7 @@ import {
 } from '../csrf/csrf-protection.js';
 import {
   createErrorHandler,
-  kChallenges,
+  kFailure,
   kWinner,
   type ExceptionHandlerEntry,
 } from './exception-handlers.js';
@@ -57,7 +57,7 @@ const kCsrfDeferred = Symbol('vouch.csrfDeferred');
 interface VouchRequest extends FastifyRequest {
   [kWinner]: Won | null;
   [kCsrfDeferred]: string | null;
-  [kChallenges]: readonly string[] | null;
+  [kFailure]: AuthFailure | null;
 }
 
 // eslint-disable-next-line @typescript-eslint/require-await -- Fastify plugins are async functions
@@ -85,7 +85,7 @@ async function vouchPlugin(app: FastifyInstance, options: VouchOptions): Promise
   app.decorateRequest('auth', undefined);
   app.decorateRequest(kWinner, null);
   app.decorateRequest(kCsrfDeferred, null);
-  app.decorateRequest(kChallenges, null);
+  app.decorateRequest(kFailure, null);
 
   const root: Scope = {
     parent: undefined,
@@ -186,14 +186,14 @@ function conclude(
     done();
     return;
   }
-  vouchRequest[kChallenges] = result.challenges;
+  vouchRequest[kFailure] = result;
   if (result.thrown) {
     // With `errorHandler: false`, Fastify's own handler reads the challenges from `headers`.
-    done(withHeaders(result.error, result.challenges) as Error);
+    done(withHeaders(result.error, result.challenges, result.headers) as Error);
     return;
   }
   // Answering from a callback hook ends the chain; done() must not be called as well.
-  sendVouchError(reply, result.error as VouchError, result.challenges);
+  sendVouchError(reply, result.error as VouchError, result.challenges, result.headers);
 }
 
 // A form post may carry its CSRF token in the body instead of the header; the body exists only

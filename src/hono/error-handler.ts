@@ -8,7 +8,7 @@ import {
   type HandlerEntry,
 } from '../internal/handler-for.js';
 import { JSON_TYPE, SERVER_FAULT_BODY } from '../internal/vouch-answer.js';
-import { challengesOf } from './require-auth.js';
+import { challengesOf, refusalHeadersOf } from './require-auth.js';
 import { sendVouchError } from './send-vouch-error.js';
 
 /** What `app.onError` answers an error of one class with, whether a hook or a handler threw it. */
@@ -48,7 +48,9 @@ export function vouchErrorHandler(options: VouchErrorHandlerOptions = {}): Error
     if (answerer !== undefined && 'handler' in answerer) {
       return (answerer.handler as ExceptionHandler)(error, c);
     }
-    if (answerer !== undefined) return sendVouchError(answerer.vouch, challengesOf(c, error));
+    if (answerer !== undefined) {
+      return sendVouchError(answerer.vouch, challengesOf(c, error), refusalHeadersOf(c));
+    }
     if (error instanceof HTTPException) return error.getResponse();
     log('vouch: request failed', error);
     return new Response(SERVER_FAULT_BODY, {

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { matchedRoutes, routePath } from 'hono/route';
 import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
-import { evaluate } from '../core/authenticate.js';
+import { evaluate, type AuthFailure } from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
 import { checkWinner } from '../internal/check-winner.js';
 import { afterAuthChallenges, type Won } from '../internal/won.js';
@@ -25,7 +25,8 @@ const declarations = new WeakMap<object, Declaration>();
 // Of a request's matched handlers, the index of the last requireAuth its decision covers: those
 // up to it step aside.
 const coveredUntil = new WeakMap<Context, number>();
-const challenges = new WeakMap<Context, readonly string[]>();
+// The failure of a request whose hook threw, for the error handler.
+const failures = new WeakMap<Context, AuthFailure>();
 
 // What authenticated each request, for authOf and a handler's step-up.
 const winners = new WeakMap<Context, Won>();
@@ -35,7 +36,12 @@ const winners = new WeakMap<Context, Won>();
  * hook threw, else those of an `error` a handler threw after authentication (a step-up).
  */
 export function challengesOf(c: Context, error?: unknown): readonly string[] {
-  return challenges.get(c) ?? afterAuthChallenges(error, winners.get(c));
+  return failures.get(c)?.challenges ?? afterAuthChallenges(error, winners.get(c));
+}
+
+/** The headers the refusals named beside the challenges, on a request whose hook threw. */
+export function refusalHeadersOf(c: Context): Readonly<Record<string, string>> | undefined {
+  return failures.get(c)?.headers;
 }
 
 /**
@@ -143,10 +149,12 @@ async function run(
   const view = requestView(c);
   const result = await evaluate(requirements, view, declaration.engine);
   if (!result.ok) {
-    if (!result.thrown) return sendVouchError(result.error as VouchError, result.challenges);
-    challenges.set(c, result.challenges);
+    if (!result.thrown) {
+      return sendVouchError(result.error as VouchError, result.challenges, result.headers);
+    }
+    failures.set(c, result);
     // Hono hands only Errors to onError; anything else thrown is wrapped so it still gets there.
-    throw withResponse(asError(result.error), result.challenges);
+    throw withResponse(asError(result.error), result.challenges, result.headers);
   }
   if (
     result.csrfDeferred !== undefined &&

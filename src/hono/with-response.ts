@@ -12,9 +12,13 @@ const { onOutage } = errorHandling({});
  * `AuthenticationError` with 401 and its challenges; an `onError` of the app's still receives the
  * original error.
  */
-export function withResponse(error: Error, challenges: readonly string[]): Error {
+export function withResponse(
+  error: Error,
+  challenges: readonly string[],
+  headers?: Readonly<Record<string, string>>,
+): Error {
   return lendToEngine(error, 'getResponse', (vouch) => () => {
     if (vouch.statusCode === 503) onOutage(vouch);
-    return sendVouchError(vouch, challenges);
+    return sendVouchError(vouch, challenges, headers);
   });
 }

@@ -10,6 +10,7 @@ import { queryParam } from '../internal/read-once.js';
 import type { ProtectedResource } from '../oauth/protected-resource.js';
 import { secretsOrHook, type StaticEntries } from '../internal/static-credentials.js';
 import { authorizationCredentials, isB64token } from './authorization.js';
+import { metadataParam, scopeParam } from './bearer-params.js';
 
 /** The Bearer hook: resolve a token to the caller, or return nothing to reject. */
 export type BearerHook<TAuth> = (request: AuthRequest, token: string) => Awaitable<TAuth | Nothing>;
@@ -115,25 +116,17 @@ export class HttpBearer<TAuth = unknown> extends CredentialAuthenticator<string,
   override challenge(realm: string, rejected: boolean, scopes: readonly string[] = []): string {
     const error = rejected ? ', error="invalid_token"' : '';
     const scope = this.resource === undefined ? '' : scopeParam(scopes);
-    return `Bearer realm=${quote(realm)}${error}${scope}${this.#metadataParam()}`;
+    return `Bearer realm=${quote(realm)}${error}${scope}${metadataParam(this.resource)}`;
   }
 
   override badRequestChallenge(realm: string): string {
-    return `Bearer realm=${quote(realm)}, error="invalid_request"${this.#metadataParam()}`;
+    return `Bearer realm=${quote(realm)}, error="invalid_request"${metadataParam(this.resource)}`;
   }
 
   /** `error="insufficient_scope"` naming every scope the call needs (RFC 6750 §3.1). */
   override scopeChallenge(realm: string, scopes: readonly string[]): string {
     const needed = scopeParam(scopes);
-    return `Bearer realm=${quote(realm)}, error="insufficient_scope"${needed}${this.#metadataParam()}`;
+    const metadata = metadataParam(this.resource);
+    return `Bearer realm=${quote(realm)}, error="insufficient_scope"${needed}${metadata}`;
   }
-
-  #metadataParam(): string {
-    const { resource } = this;
-    return resource === undefined ? '' : `, resource_metadata=${quote(resource.metadataUrl)}`;
-  }
-}
-
-function scopeParam(scopes: readonly string[]): string {
-  return scopes.length === 0 ? '' : `, scope=${quote(scopes.join(' '))}`;
 }

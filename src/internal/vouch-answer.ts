@@ -11,7 +11,8 @@ export interface VouchAnswer {
   /**
    * `WWW-Authenticate`, a line a challenge (a list of several), on a 401, a lack of scope or
    * ambiguous credentials (Bearer's `invalid_request`); `Retry-After` on a 503 for a store
-   * outage. Names in lower case; a list is written as one line per value.
+   * outage; on a 401, what the refusals named beside their challenges (`DPoP-Nonce`). Names in
+   * lower case; a list is written as one line per value.
    */
   readonly headers: Readonly<Record<string, string | string[]>>;
   /** `{ "detail": … }` as JSON, sent as {@link JSON_TYPE}. */
@@ -21,24 +22,32 @@ export interface VouchAnswer {
 /** The content type of every answer vouch writes. */
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** What answers one of vouch's errors: its status, detail and challenges. */
-export function vouchAnswer(error: VouchError, challenges: readonly string[]): VouchAnswer {
+/**
+ * What answers one of vouch's errors: its status, detail and challenges, and on a 401 the
+ * `headers` the refusals named (see `AuthFailure#headers`).
+ */
+export function vouchAnswer(
+  error: VouchError,
+  challenges: readonly string[],
+  headers?: Readonly<Record<string, string>>,
+): VouchAnswer {
   // What failed inside the store is for the log, never for the client.
   const unavailable = error instanceof StoreUnavailableError;
   const challenged =
     error.statusCode === 401 ||
     error instanceof InsufficientScopeError ||
     error instanceof BadRequestError;
-  const headers: Record<string, string | string[]> = {};
+  const written: Record<string, string | string[]> =
+    headers !== undefined && error.statusCode === 401 ? { ...headers } : {};
   if (challenged && challenges.length > 0) {
     // One line as a string: what every engine, and a test reading the headers, sees as one.
-    headers['www-authenticate'] =
+    written['www-authenticate'] =
       challenges.length === 1 ? (challenges[0] as string) : [...challenges];
   }
-  if (unavailable) headers['retry-after'] = String(error.retryAfter);
+  if (unavailable) written['retry-after'] = String(error.retryAfter);
   return {
     status: error.statusCode,
-    headers,
+    headers: written,
     body: JSON.stringify({ detail: unavailable ? 'Service Unavailable' : error.message }),
   };
 }

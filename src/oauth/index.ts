@@ -1,3 +1,14 @@
+export { DPOP_ALGORITHMS } from '../dpop/dpop-algorithms.js';
+export { DPoPBearer, type DPoPBearerOptions } from '../dpop/dpop-bearer.js';
+export type { DPoPNonceOptions } from '../dpop/dpop-nonces.js';
+export type { DPoPTokenVerifier } from '../dpop/dpop-token-verifier.js';
+export type { PublicUrlSource } from '../dpop/public-url-source.js';
+export {
+  verifyDPoPProof,
+  type DPoPProofExpectations,
+  type InvalidDPoPProof,
+  type ValidDPoPProof,
+} from '../dpop/verify-dpop-proof.js';
 export {
   authorizationServer,
   AuthorizationServer,
@@ -36,3 +47,4 @@ export {
   type ProtectedResourceMetadata,
   type ProtectedResourceOptions,
 } from './protected-resource.js';
+export type { Possession } from './confirmation.js';

@@ -138,12 +138,17 @@ console.log(JSON.stringify([result.ok && (result.value as { sub: string }).sub, 
     prints: ['ada', 'grace', 'x', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }],
   },
   './oauth': {
-    peers: [],
+    // jose verifies DPoP proofs.
+    peers: ['jose'],
     source: `
-import { protectedResource } from 'vouch/oauth';
+import { DPoPBearer, protectedResource } from 'vouch/oauth';
 
 const api = protectedResource({ resource: 'https://api.example.com/mcp', authorizationServers: ['https://login.example.com'] });
-console.log(JSON.stringify([api.metadataUrl, api.metadata(['b', 'a'])]));
+const dpop = new DPoPBearer({
+  tokens: { verifyToken: () => undefined, scopesOf: () => [], resource: api },
+  algorithms: ['ES256'],
+});
+console.log(JSON.stringify([api.metadataUrl, api.metadata(['b', 'a']), dpop.securityScheme]));
 `,
     prints: [
       'https://api.example.com/.well-known/oauth-protected-resource/mcp',
@@ -153,6 +158,7 @@ console.log(JSON.stringify([api.metadataUrl, api.metadata(['b', 'a'])]));
         scopes_supported: ['a', 'b'],
         bearer_methods_supported: ['header'],
       },
+      { type: 'http', scheme: 'DPoP' },
     ],
   },
   './fastify': {

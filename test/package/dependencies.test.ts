@@ -29,7 +29,7 @@ const PEERS: Readonly<Record<string, readonly string[]>> = {
   './session': [],
   './openapi': [],
   './jwt': ['jose'],
-  './oauth': [],
+  './oauth': ['jose'],
   './hono': ['hono'],
   './express': ['express'],
   './nestjs': ['@nestjs/common', '@nestjs/core'],
