@@ -54,9 +54,11 @@ function conclude(
     return undefined;
   }
   if (!result.thrown) {
-    return vouchException(result.error as VouchError, result.challenges, response, writer);
+    const { error, challenges, headers } = result;
+    return vouchException(error as VouchError, challenges, response, writer, headers);
   }
   state.challenges = result.challenges;
+  state.refusalHeaders = result.headers;
   // Never a bare value: Express reads next('route') as a command, not an error.
   return thrownByHook(asError(result.error));
 }

@@ -68,7 +68,11 @@ export function vouchExceptionFilter(
       const { status, headers, body } =
         answerer === undefined
           ? { status: 500, headers: {}, body: SERVER_FAULT_BODY }
-          : vouchAnswer(answerer.vouch, challengesOf(request, answerer.vouch));
+          : vouchAnswer(
+              answerer.vouch,
+              challengesOf(request, answerer.vouch),
+              stateOf(request)?.refusalHeaders,
+            );
       if (answerer === undefined) {
         vouch.log(
           'vouch: request failed',

@@ -13,6 +13,8 @@ export interface RequestState {
   csrfDeferred: string | undefined;
   /** The challenges of the authenticators tried before a hook threw, for the 401 it answers. */
   challenges: readonly string[];
+  /** Headers the refusals before a hook threw named for the 401 (`DPoP-Nonce`). */
+  refusalHeaders: Readonly<Record<string, string>> | undefined;
 }
 
 // Keyed by Node's request, which the platform's request objects wrap (Fastify) or are (Express):
@@ -38,6 +40,7 @@ export function openState(request: object, entry: RouteEntry): RequestState {
     auth: undefined,
     csrfDeferred: undefined,
     challenges: [],
+    refusalHeaders: undefined,
   };
   states.set(rawOf(request), state);
   return state;

@@ -36,8 +36,9 @@ export function vouchException(
   challenges: readonly string[],
   response: unknown,
   adapter: HeaderWriter,
+  refusalHeaders?: Readonly<Record<string, string>>,
 ): HttpException {
-  const { status, headers, body } = vouchAnswer(error, challenges);
+  const { status, headers, body } = vouchAnswer(error, challenges, refusalHeaders);
   for (const [name, value] of Object.entries(headers)) {
     // A list is written one line a value, by both platforms.
     adapter.setHeader(response, name, value as string);

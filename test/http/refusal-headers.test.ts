@@ -6,10 +6,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import { serve } from '@hono/node-server';
+import { Controller, Get, Module } from '@nestjs/common';
 import express from 'express';
 import { Hono } from 'hono';
 import * as vouchExpress from '../../src/express/index.js';
 import * as vouchHono from '../../src/hono/index.js';
+import { Auth, VouchModule } from '../../src/nestjs/index.js';
 import {
   AuthenticationError,
   Authenticator,
@@ -20,6 +22,7 @@ import {
   type Outcome,
 } from '../../src/index.js';
 import { build } from '../helpers/build.js';
+import { PLATFORMS, startNest } from '../helpers/nest.js';
 
 /** Refuses every request with `use_nonce` and a nonce for the client to retry with. */
 class Nonced extends Authenticator<string> {
@@ -78,15 +81,42 @@ const ENGINES: Readonly<Record<string, Start>> = {
   },
 };
 
+@Controller()
+class NestRoutes {
+  @Get('refused') @Auth(ROUTES[0][1]) refused() {
+    return {};
+  }
+  @Get('thrown') @Auth(ROUTES[1][1]) thrown() {
+    return {};
+  }
+  @Get('down') @Auth(ROUTES[2][1]) down() {
+    return {};
+  }
+}
+
+@Module({
+  imports: [VouchModule.forRoot({ auth: null, log: () => undefined })],
+  controllers: [NestRoutes],
+})
+class NestApp {}
+
 async function listen(t: TestContext, server: Server): Promise<string> {
   if (!server.listening) await new Promise<void>((resolve) => server.once('listening', resolve));
   t.after(() => server.close());
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** Nest answers through its exception layer, vouch's filter included: one way on each platform. */
+const NEST: Readonly<Record<string, Start>> = Object.fromEntries(
+  PLATFORMS.map((platform) => [
+    `nest on ${platform}`,
+    async (t: TestContext) => (await startNest(t, platform, NestApp)).origin,
+  ]),
+);
+
 describe('headers a refusal names for its 401', () => {
-  for (const [engine, start] of Object.entries(ENGINES)) {
-    for (const errorHandler of [true, false]) {
+  for (const [engine, start] of [...Object.entries(ENGINES), ...Object.entries(NEST)]) {
+    for (const errorHandler of engine.startsWith('nest') ? [true] : [true, false]) {
       it(`${engine}, ${errorHandler ? "vouch's" : "the engine's own"} error handler`, async (t) => {
         // A store outage is logged, by default to the console.
         t.mock.method(console, 'error', () => undefined);
