@@ -7,8 +7,8 @@ import type { JWTPayload } from 'jose';
 import type { AuthOf } from '../index.js';
 import { vouch, withAuth } from '../fastify/index.js';
 import { JwtBearer } from '../jwt/index.js';
+import { DPoPBearer } from './index.js';
 import {
-  DPoPBearer,
   IntrospectionBearer,
   protectedResource,
   type IntrospectionAnswer,

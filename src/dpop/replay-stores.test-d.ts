@@ -11,7 +11,7 @@ import {
   sqliteReplayStore,
   type RedisReplayClient,
   type ReplayStore,
-} from '../oauth/index.js';
+} from './index.js';
 
 expectTypeOf(sqliteReplayStore(new Database('replay.db'))).toEqualTypeOf<ReplayStore>();
 expectTypeOf(sqliteReplayStore(new DatabaseSync('replay.db'))).toEqualTypeOf<ReplayStore>();

@@ -1,37 +1,9 @@
-export { DPOP_ALGORITHMS } from '../dpop/dpop-algorithms.js';
-export { DPoPBearer, type DPoPBearerOptions } from '../dpop/dpop-bearer.js';
-export type { DPoPNonceOptions } from '../dpop/dpop-nonces.js';
-export type { DPoPTokenVerifier } from '../dpop/dpop-token-verifier.js';
-export type { PublicUrlSource } from '../dpop/public-url-source.js';
-export {
-  verifyDPoPProof,
-  type DPoPProofExpectations,
-  type InvalidDPoPProof,
-  type ValidDPoPProof,
-} from '../dpop/verify-dpop-proof.js';
 export {
   authorizationServer,
   AuthorizationServer,
   type AuthorizationServerMetadata,
   type AuthorizationServerOptions,
 } from './authorization-server.js';
-export { memoryReplayStore, type MemoryReplayStoreOptions } from '../dpop/memory-replay-store.js';
-export {
-  postgresReplayStore,
-  type PostgresReplayPool,
-  type PostgresReplayStoreOptions,
-} from '../dpop/postgres-replay-store.js';
-export {
-  redisReplayStore,
-  type RedisReplayClient,
-  type RedisReplayStoreOptions,
-} from '../dpop/redis-replay-store.js';
-export type { ReplayStore } from '../dpop/replay-store.js';
-export {
-  sqliteReplayStore,
-  type SqliteReplayDatabase,
-  type SqliteReplayStoreOptions,
-} from '../dpop/sqlite-replay-store.js';
 export {
   IntrospectionBearer,
   type IntrospectionBearerOptions,

@@ -48,11 +48,11 @@ const down = authFunction(() => {
   throw new StoreUnavailableError();
 });
 /** Route → its auth, and what it answers: status, detail, whether the nonce is sent. */
-const ROUTES: readonly [string, AuthSpec, number, string, boolean][] = [
+const ROUTES = [
   ['/refused', nonced, 401, 'Unauthorized', true],
   ['/thrown', [nonced, expired], 401, 'Token expired', true],
   ['/down', [nonced, down], 503, 'Service Unavailable', false],
-];
+] as const satisfies readonly [string, AuthSpec, number, string, boolean][];
 const CHALLENGE = 'Nonce realm="api", error="use_nonce"';
 
 type Start = (t: TestContext, errorHandler: boolean) => Promise<string>;

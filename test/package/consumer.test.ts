@@ -138,17 +138,12 @@ console.log(JSON.stringify([result.ok && (result.value as { sub: string }).sub, 
     prints: ['ada', 'grace', 'x', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }],
   },
   './oauth': {
-    // jose verifies DPoP proofs.
-    peers: ['jose'],
+    peers: [],
     source: `
-import { DPoPBearer, protectedResource } from 'vouch/oauth';
+import { protectedResource } from 'vouch/oauth';
 
 const api = protectedResource({ resource: 'https://api.example.com/mcp', authorizationServers: ['https://login.example.com'] });
-const dpop = new DPoPBearer({
-  tokens: { verifyToken: () => undefined, scopesOf: () => [], resource: api },
-  algorithms: ['ES256'],
-});
-console.log(JSON.stringify([api.metadataUrl, api.metadata(['b', 'a']), dpop.securityScheme]));
+console.log(JSON.stringify([api.metadataUrl, api.metadata(['b', 'a'])]));
 `,
     prints: [
       'https://api.example.com/.well-known/oauth-protected-resource/mcp',
@@ -158,8 +153,24 @@ console.log(JSON.stringify([api.metadataUrl, api.metadata(['b', 'a']), dpop.secu
         scopes_supported: ['a', 'b'],
         bearer_methods_supported: ['header'],
       },
-      { type: 'http', scheme: 'DPoP' },
     ],
+  },
+  './dpop': {
+    // jose verifies DPoP proofs.
+    peers: ['jose'],
+    source: `
+import { DPoPBearer, memoryReplayStore } from 'vouch/dpop';
+import { protectedResource } from 'vouch/oauth';
+
+const api = protectedResource({ resource: 'https://api.example.com/mcp', authorizationServers: ['https://login.example.com'] });
+const dpop = new DPoPBearer({
+  tokens: { verifyToken: () => undefined, scopesOf: () => [], resource: api },
+  algorithms: ['ES256'],
+  replay: memoryReplayStore(),
+});
+console.log(JSON.stringify([dpop.schemeName, dpop.securityScheme]));
+`,
+    prints: ['dpopAuth', { type: 'http', scheme: 'DPoP' }],
   },
   './fastify': {
     peers: FASTIFY,

@@ -23,6 +23,7 @@ export const PORTABLE_EXPORTS: Readonly<Record<string, string>> = {
   './hono': 'src/hono/index.ts',
   './jwt': 'src/jwt/index.ts',
   './oauth': 'src/oauth/index.ts',
+  './dpop': 'src/dpop/index.ts',
   './openapi': 'src/openapi/index.ts',
   './session': 'src/session/index.ts',
 };

@@ -13,13 +13,8 @@ import { exportJWK, generateSecret, SignJWT, type JWTPayload } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { vouch } from '../../src/fastify/index.js';
 import { JwtBearer } from '../../src/jwt/index.js';
-import {
-  DPoPBearer,
-  IntrospectionBearer,
-  memoryReplayStore,
-  protectedResource,
-  redisReplayStore,
-} from '../../src/oauth/index.js';
+import { DPoPBearer, memoryReplayStore, redisReplayStore } from '../../src/dpop/index.js';
+import { IntrospectionBearer, protectedResource } from '../../src/oauth/index.js';
 import { dpopNonces } from '../../src/dpop/dpop-nonces.js';
 import {
   JWT_RESOURCE,
