@@ -1,6 +1,7 @@
 // The apps `npm run bench` times: Fastify with each vouch route beside its peer, each in its own
 // encapsulated context so that no route pays for another's plugin; Express with passport and with
-// vouch, alone and in an app of some size; Hono with vouch. Every route answers the same body; a
+// vouch, alone and in an app of some size; Hono with vouch; Nest on each of its platforms with
+// vouch and with @nestjs/passport (bench/nest-apps.ts). Every route answers the same body; a
 // check written by hand uses vouch's constant-time matcher, so that only the machinery around the
 // check differs. The OAuth routes check tokens of a real authorization server (token-issuer.ts).
 import fastifyAuth from '@fastify/auth';
@@ -33,7 +34,7 @@ const basicHeaders = {
 const keyHeaders = { 'x-api-key': API_KEY };
 
 /** Which server a route is on; each has its own no-auth baseline. */
-export type ServerName = 'fastify' | 'express' | 'hono';
+export type ServerName = 'fastify' | 'express' | 'hono' | 'nest' | 'nestFastify';
 
 /**
  * A timed route; its credential is the header without which it must answer 401, but for the
@@ -64,9 +65,19 @@ export const routes = {
   // What any middleware costs there: the baseline's one handler takes Hono's fast path.
   honoMiddleware: route('hono', '/noauth/middleware', 'Hono, an empty middleware'),
   honoBearer: route('hono', '/vouch/bearer', 'vouch HttpBearer on Hono'),
+  // Each of a Nest server's three routes is an app of its own, the path's first segment its name.
+  nest: route('nest', '/noauth', 'Nest, no auth'),
+  nestBearer: route('nest', '/vouch/bearer', 'vouch HttpBearer on Nest'),
+  nestPassport: route('nest', '/passport', '@nestjs/passport on Nest'),
+  nestFastify: route('nestFastify', '/noauth', 'Nest on Fastify, no auth'),
+  nestFastifyBearer: route('nestFastify', '/vouch/bearer', 'vouch HttpBearer on Nest on Fastify'),
+  nestFastifyPassport: route('nestFastify', '/passport', '@nestjs/passport on Nest on Fastify'),
 };
 
-/** What the table judges: `first` must reach `times` × the requests/s of `second`. */
+/**
+ * What the table judges: `first` must reach `times` × the requests/s of `second`; without
+ * `times`, their ratio is only printed.
+ */
 export const targets = [
   { first: routes.bearer, second: routes.bearerPeer, times: 1 },
   { first: routes.basic, second: routes.basicPeer, times: 1 },
@@ -75,6 +86,11 @@ export const targets = [
   { first: routes.bearer, second: routes.passport, times: 2 },
   { first: routes.express45Bearer, second: routes.express45, times: 0.9 },
   { first: routes.honoBearer, second: routes.hono, times: 0.9 },
+  { first: routes.nestBearer, second: routes.nest, times: 0.9 },
+  { first: routes.nestFastifyBearer, second: routes.nestFastify, times: 0.9 },
+  // Beside the peer Nest users have today: a ratio, no target (issue #29 gives none).
+  { first: routes.nestBearer, second: routes.nestPassport },
+  { first: routes.nestFastifyBearer, second: routes.nestFastifyPassport },
 ] as const;
 
 /** How long the OAuth tokens live, and an introspection answer is reused: longer than any run. */
@@ -150,8 +166,8 @@ export function oauthTargets(oauth: OAuthRoutes) {
   ] as const;
 }
 
-const caller = { id: USER };
-const isToken = timingSafeMatcher(TOKEN);
+export const caller = { id: USER };
+export const isToken = timingSafeMatcher(TOKEN);
 const isKey = timingSafeMatcher(API_KEY);
 const isUser = timingSafeMatcher(USER);
 const isPassword = timingSafeMatcher(PASSWORD);

@@ -1,7 +1,8 @@
 // Is vouch slower than what a user would pick instead? Each vouch route and its peer on one
-// Fastify app, Bearer through passport and through vouch on Express, and through vouch on Hono,
-// each server with its no-auth baseline, timed by autocannon in rounds; on Fastify too, the JWTs
-// and opaque tokens of a real authorization server. See bench/README.md.
+// Fastify app, Bearer through passport and through vouch on Express, through vouch on Hono, and
+// through vouch and @nestjs/passport on Nest (on Express and on Fastify), each server with its
+// no-auth baseline, timed by autocannon in rounds; on Fastify too, the JWTs and opaque tokens of
+// a real authorization server. See bench/README.md.
 //
 //   npm run bench -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50] [--pipelining 1]
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,10 @@ const PEERS = [
   '@fastify/auth',
   'passport',
   'passport-http-bearer',
+  '@nestjs/core',
+  '@nestjs/platform-express',
+  '@nestjs/platform-fastify',
+  '@nestjs/passport',
   'jose',
   'oidc-provider',
   'autocannon',
@@ -35,11 +40,14 @@ const issuer = await startTokenIssuer();
 const oauth = oauthRoutes(issuer.tokens);
 const servers: Partial<Record<ServerName, ServerProcess>> = {};
 try {
-  for (const name of ['fastify', 'express', 'hono'] as const) {
+  for (const name of ['fastify', 'express', 'hono', 'nest', 'nestFastify'] as const) {
     const env = name === 'fastify' ? issuer.env : {};
     servers[name] = await startServer(script, { args: [name], env, readyPath: '/noauth' });
   }
-  const { fastify, express, hono } = servers as Record<ServerName, ServerProcess>;
+  const { fastify, express, hono, nest, nestFastify } = servers as Record<
+    ServerName,
+    ServerProcess
+  >;
   for (const route of Object.values(routes)) await verify(servers[route.server]!.port, route);
   for (const route of Object.values(oauth)) await verify(fastify.port, route);
   const checked = issuer.introspections();
@@ -56,6 +64,11 @@ try {
     { server: express, shots: [routes.express, routes.passport, routes.expressBearer] },
     { server: express, shots: [routes.express45, routes.express45Bearer] },
     { server: hono, shots: [routes.hono, routes.honoMiddleware, routes.honoBearer] },
+    { server: nest, shots: [routes.nest, routes.nestBearer, routes.nestPassport] },
+    {
+      server: nestFastify,
+      shots: [routes.nestFastify, routes.nestFastifyBearer, routes.nestFastifyPassport],
+    },
   ];
   await warmUp(groups, load);
   const warm = issuer.introspections();

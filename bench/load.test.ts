@@ -1,10 +1,14 @@
 // Proves that what `npm run bench` times is what it claims: every route answers as timed and
-// refuses without its credential, the OAuth routes with the tokens of the bench's authorization
-// server, a wrong answer or a non-2xx aborts, and the order of the runs.
+// refuses without its credential (the Nest apps' on both platforms too), the OAuth routes with
+// the tokens of the bench's authorization server, a wrong answer or a non-2xx aborts, and the
+// order of the runs.
 import { serve } from '@hono/node-server';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { Vouch } from '../src/nestjs/vouch.js';
 import { JWT_RESOURCE, OPAQUE_RESOURCE } from '../test/helpers/authorization-server.js';
 import {
   API_KEY,
@@ -17,10 +21,11 @@ import {
   type OAuthRoutes,
 } from './apps.js';
 import { fire, schedule, verify } from './load.js';
+import { nestListener } from './nest-apps.js';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer.js';
 
 describe('the apps of npm run bench', () => {
-  const ports = { fastify: 0, express: 0, hono: 0 };
+  const ports = { fastify: 0, express: 0, hono: 0, nest: 0, nestFastify: 0 };
   const closers: (() => unknown)[] = [];
   let issuer: TokenIssuer;
   let oauth: OAuthRoutes;
@@ -43,6 +48,16 @@ describe('the apps of npm run bench', () => {
       });
       closers.push(() => hono.close());
     });
+    for (const [name, platform] of [
+      ['nest', 'express'],
+      ['nestFastify', 'fastify'],
+    ] as const) {
+      const nest = await nestListener(platform);
+      const server = createServer(nest.listener).listen(0, '127.0.0.1');
+      closers.push(() => new Promise((resolve) => server.close(resolve)), nest.close);
+      await once(server, 'listening');
+      ports[name] = (server.address() as AddressInfo).port;
+    }
   });
   after(async () => {
     for (const close of closers) await close();
@@ -110,6 +125,16 @@ describe('the apps of npm run bench', () => {
       fetch(`http://127.0.0.1:${ports.express}${path}`, { headers: { 'x-client-key': API_KEY } });
     assert.equal((await get('/api/users/7')).status, 200);
     assert.equal((await get(routes.express45Bearer.path)).status, 401);
+  });
+
+  it("Nest: vouch decides in the platform's request hook, not late in its guard", async (t) => {
+    // The guard authenticates only where the hook did not, and says so: served through our own
+    // listener, each app must still run the hook an app listening itself runs.
+    const late = t.mock.method(Vouch.prototype, 'warnLate');
+    for (const route of [routes.nestBearer, routes.nestFastifyBearer]) {
+      await verify(ports[route.server], route);
+    }
+    assert.equal(late.mock.callCount(), 0);
   });
 
   it('refuses a load run with a single non-2xx answer', async () => {

@@ -88,9 +88,12 @@ describe('tables', () => {
     const text = targetTable(runs, [
       { first: v, second: p, times: 2 },
       { first: p, second: v, times: 1 },
+      { first: v, second: p },
     ]);
     assert.match(text, /\| v ≥ 2× p \| +2\.00× \| 1\.20–2\.00 \| yes \|/);
     assert.match(text, /\| p ≥ 1× v \| +0\.50× \| 0\.50–0\.83 \| +NO \|/);
+    // No target: the ratio, judged by no one.
+    assert.match(text, /\| v ÷ p +\| +2\.00× \| 1\.20–2\.00 \| +— \|/);
   });
 
   it('judges a paired target on each route over its own baseline, round by round', () => {

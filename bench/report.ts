@@ -67,11 +67,11 @@ export function summarise(labels: readonly string[], runs: readonly Run[]) {
   });
 }
 
-/** What a target compares: `first` must reach `times` × `second`. */
+/** What a target compares: `first` must reach `times` × `second`; without `times`, a ratio only. */
 export interface Target {
   readonly first: { readonly label: string };
   readonly second: { readonly label: string };
-  readonly times: number;
+  readonly times?: number;
   /** Compare each run's ratio to its own baseline: for routes of servers with other baselines. */
   readonly paired?: boolean;
 }
@@ -129,14 +129,21 @@ export function table(summaries: readonly Summary[]): string {
   ]);
 }
 
-/** Each target as a row: route `first` over route `second` round by round, against `times`. */
+/**
+ * Each target as a row: route `first` over route `second` round by round, against `times`, or
+ * without it their ratio alone, judged by no one.
+ */
 export function targetTable(runs: readonly Run[], targets: readonly Target[]): string {
   return markdownTable([
     ['target', 'measured', '95 % CI', 'met'],
     ...targets.map((target) => {
       const { ratio, interval } = versus(runs, target);
+      const [first, second] = [target.first.label, target.second.label];
+      if (target.times === undefined) {
+        return [`${first} ÷ ${second}`, times(ratio), range(interval), '—'];
+      }
       return [
-        `${target.first.label} ≥ ${target.times}× ${target.second.label}`,
+        `${first} ≥ ${target.times}× ${second}`,
         times(ratio),
         range(interval),
         ratio >= target.times ? 'yes' : 'NO',

@@ -2,6 +2,7 @@
 // served on 127.0.0.1:$PORT in a process of its own (started by bench/process.ts with
 // bench/probe.ts loaded), so that it shares no event loop with autocannon.
 //   node --import tsx bench/server.ts fastify|express|hono    (Fastify's OAuth routes: $BENCH_OAUTH)
+//   node --import tsx bench/server.ts nest|nestFastify       (bench/nest-apps.ts)
 //   node --import tsx bench/server.ts routes Express|Hono|Fastify <count>
 import { serve } from '@hono/node-server';
 import { createServer } from 'node:http';
@@ -14,6 +15,11 @@ if (name === 'routes') {
   const [engine, count] = [process.argv[3] as Engine, Number(process.argv[4])];
   if (!ENGINES.includes(engine)) throw new Error(`engine: ${ENGINES.join(', ')}`);
   createServer(await routeCountListener(engine, count)).listen(port, '127.0.0.1');
+} else if (name === 'nest' || name === 'nestFastify') {
+  // Imported here only: Nest and its reflect-metadata stay out of the other servers' processes.
+  const { nestListener } = await import('./nest-apps.js');
+  const { listener } = await nestListener(name === 'nest' ? 'express' : 'fastify');
+  createServer(listener).listen(port, '127.0.0.1');
 } else if (name === 'express') {
   expressApp().listen(port, '127.0.0.1');
 } else if (name === 'hono') {
