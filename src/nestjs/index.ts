@@ -11,5 +11,12 @@ export { serveResourceMetadata } from './resource-metadata.js';
 export { Vouch, type VouchModuleOptions } from './vouch.js';
 export { VouchModule } from './vouch-module.js';
 export { documentSecurity } from './document-security.js';
-export { csrfRequestInterceptor, type CsrfNames } from '../openapi/csrf-request-interceptor.js';
+export { chainRequestInterceptors } from '../openapi/chain-request-interceptors.js';
+export {
+  csrfRequestInterceptor,
+  type AsyncRequestInterceptor,
+  type CsrfNames,
+} from '../openapi/csrf-request-interceptor.js';
+export { senderConstrainedAuthorization } from '../openapi/sender-constrained-authorization.js';
+export { dpopRequestInterceptor } from '../openapi/dpop-request-interceptor.js';
 export { persistTokensOnly, type SwaggerUiPlugin } from '../openapi/persist-tokens-only.js';
