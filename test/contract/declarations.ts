@@ -1,4 +1,5 @@
 // The application every adapter builds for the contract suite, declared once without an engine.
+import { generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import {
   allOf,
   APIKeyCookie,
@@ -15,7 +16,6 @@ import {
   type RequestView,
 } from '../../src/index.js';
 import { createCsrfVerifier, type CsrfOptions } from '../../src/csrf/index.js';
-import { generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { DPoPBearer } from '../../src/dpop/index.js';
 import { JwtBearer } from '../../src/jwt/index.js';
 import { protectedResource } from '../../src/oauth/index.js';
@@ -65,11 +65,11 @@ export const resourceBearer = new HttpBearer({
   ]),
 });
 
+const ISSUER = 'https://login.example';
 /**
  * The authorization server's signing key, made when the module loads: each engine's run mints
  * its tokens with a key of its own, which its `JwtBearer` is given locally.
  */
-const ISSUER = 'https://login.example';
 const signing = await generateKeyPair('RS256');
 /** An RFC 9068 access token for the resource, with `claims` (a `cnf.jkt` binds it to a key). */
 export function accessToken(claims: JWTPayload): Promise<string> {
