@@ -1,6 +1,17 @@
 // The contract as a table: each case is a request and what every adapter must answer.
+import { decodeJwt } from 'jose';
 import { issueCsrfToken } from '../../src/csrf/index.js';
-import { BOB, csrf, SAM, type Method, type Shape } from './declarations.js';
+import { dpopNonces } from '../../src/dpop/dpop-nonces.js';
+import { proofKey, signProof, type ProofInit, type ProofKey } from '../helpers/dpop-proof.js';
+import {
+  accessToken,
+  BOB,
+  csrf,
+  NONCE_SECRET,
+  SAM,
+  type Method,
+  type Shape,
+} from './declarations.js';
 import type { ContractRequest } from './harness.js';
 
 /** What a case expects; fields left out are not compared. */
@@ -19,12 +30,16 @@ export interface Expected {
   /** A whole body other than the handler's `{ auth }` (a 200 of vouch's own). */
   readonly body?: unknown;
   readonly allowOrigin?: string;
+  /** The `DPoP-Nonce` sent: one of these (the nonce of the moment may move on during a run). */
+  readonly dpopNonce?: readonly string[];
 }
 
 export interface ContractCase {
   readonly name: string;
   readonly request: ContractRequest;
   readonly expected: Expected;
+  /** A request sent first, which must answer 200: the case is what the next one meets. */
+  readonly before?: ContractRequest;
   /** What the app must have for the case to run on an engine. */
   readonly shape?: Shape;
 }
@@ -107,6 +122,110 @@ const insufficient = (scope: string) => ({
   detail: 'Forbidden',
   challenges: [`Bearer realm="api", error="insufficient_scope", scope="${scope}"`],
 });
+
+// DPoP (RFC 9449). Proofs are signed as the table is built, each sent once per run: the replay
+// store remembers every one accepted. Tokens are minted with the declared issuer's key.
+const PROOF_KEY = await proofKey('ES256');
+const OTHER_KEY = await proofKey('ES256');
+const BOUND = await accessToken({ scope: 'mcp:tools', cnf: { jkt: PROOF_KEY.jkt } });
+const BOUND_READER = await accessToken({ scope: 'mcp:read', cnf: { jkt: PROOF_KEY.jkt } });
+const UNBOUND = await accessToken({ scope: 'mcp:tools' });
+/** `Authorization: DPoP <token>` and a fresh proof for GET `path` of the resource's origin. */
+async function dpop(
+  path: string,
+  token = BOUND,
+  init: Partial<ProofInit> = {},
+  key: ProofKey = PROOF_KEY,
+): Promise<Headers> {
+  const proof = await signProof(key, { htu: `https://api.example${path}`, token, ...init });
+  return { authorization: `DPoP ${token}`, dpop: proof };
+}
+/** The DPoP challenge of a route of the resource, with `error` and the route's `scope`. */
+const dpopChallenge = (error?: string, scope = ', scope="mcp:tools"') =>
+  `DPoP realm="api"${error === undefined ? '' : `, error="${error}"`}, algs="ES256"${scope}${METADATA}`;
+const MCP_BEARER = `${RESOURCE_BEARER}, scope="mcp:tools"${METADATA}`;
+const MCP_BEARER_INVALID = `${RESOURCE_BEARER}, error="invalid_token", scope="mcp:tools"${METADATA}`;
+const NONCES = dpopNonces({ secret: NONCE_SECRET });
+/** The nonces a run may be sent: the one of now, or of the next window (300 s) if it moved on. */
+const NONCE_NOW = [NONCES.issue(Date.now()), NONCES.issue(Date.now() + 300_000)];
+const REPLAYED = await dpop('/mcp/dpop');
+const TWO_PROOFS = [
+  await signProof(PROOF_KEY, { htu: 'https://api.example/mcp/dpop', token: BOUND }),
+  await signProof(PROOF_KEY, { htu: 'https://api.example/mcp/dpop', token: BOUND }),
+];
+const dpopRows: readonly (readonly [string, ContractRequest, Expected])[] = [
+  [
+    'DPoP: a bound token and its proof',
+    get('/mcp/dpop', await dpop('/mcp/dpop')),
+    { status: 200, auth: decodeJwt(BOUND), challenges: [] },
+  ],
+  [
+    'DPoP: a Bearer token where only DPoP is accepted',
+    get('/mcp/dpop', bearer(UNBOUND)),
+    unauthorized([dpopChallenge()]),
+  ],
+  ['DPoP: no credential', get('/mcp/dpop'), unauthorized([dpopChallenge()])],
+  [
+    'DPoP: a proof for another URL',
+    get('/mcp/dpop', await dpop('/mcp/dpop', BOUND, { htu: 'https://api.example/mcp/other' })),
+    unauthorized([dpopChallenge('invalid_dpop_proof')]),
+  ],
+  [
+    "DPoP: a proof by a key other than the token's cnf.jkt",
+    get('/mcp/dpop', await dpop('/mcp/dpop', BOUND, {}, OTHER_KEY)),
+    unauthorized([dpopChallenge('invalid_token')]),
+  ],
+  [
+    'DPoP: two DPoP header lines',
+    get('/mcp/dpop', { ...(await dpop('/mcp/dpop')), dpop: TWO_PROOFS }),
+    unauthorized([dpopChallenge('invalid_dpop_proof')]),
+  ],
+  [
+    'DPoP: a token without the scope',
+    get('/mcp/dpop', await dpop('/mcp/dpop', BOUND_READER)),
+    {
+      status: 403,
+      detail: 'Forbidden',
+      challenges: [dpopChallenge('insufficient_scope')],
+    },
+  ],
+  [
+    'DPoP or Bearer: a bound token and its proof',
+    get('/mcp/dpop-or-bearer', await dpop('/mcp/dpop-or-bearer')),
+    { status: 200, auth: decodeJwt(BOUND), challenges: [] },
+  ],
+  [
+    'DPoP or Bearer: an unbound token as Bearer',
+    get('/mcp/dpop-or-bearer', bearer(UNBOUND)),
+    { status: 200, auth: decodeJwt(UNBOUND), challenges: [] },
+  ],
+  [
+    'DPoP or Bearer: a bound token as Bearer is refused, both challenge',
+    get('/mcp/dpop-or-bearer', bearer(BOUND)),
+    unauthorized([dpopChallenge(), MCP_BEARER_INVALID]),
+  ],
+  [
+    'DPoP or Bearer: a DPoP token without a proof',
+    get('/mcp/dpop-or-bearer', { authorization: `DPoP ${BOUND}` }),
+    unauthorized([dpopChallenge('invalid_dpop_proof'), MCP_BEARER]),
+  ],
+  [
+    'DPoP nonces: a proof without one gets the nonce to retry with',
+    get('/mcp/dpop-nonce', await dpop('/mcp/dpop-nonce')),
+    {
+      ...unauthorized([dpopChallenge('use_dpop_nonce', '')]),
+      dpopNonce: NONCE_NOW,
+    },
+  ],
+  [
+    'DPoP nonces: a proof with the nonce',
+    get(
+      '/mcp/dpop-nonce',
+      await dpop('/mcp/dpop-nonce', BOUND, { claims: { nonce: NONCE_NOW[0] } }),
+    ),
+    { status: 200, auth: decodeJwt(BOUND), challenges: [] },
+  ],
+];
 
 const rows: readonly (readonly [string, ContractRequest, Expected, Shape?])[] = [
   // Each kind: accepted, absent, rejected.
@@ -653,6 +772,15 @@ const rows: readonly (readonly [string, ContractRequest, Expected, Shape?])[] = 
   ],
 ];
 
-export const cases: readonly ContractCase[] = rows.map(([name, request, expected, shape]) =>
-  shape === undefined ? { name, request, expected } : { name, request, expected, shape },
-);
+export const cases: readonly ContractCase[] = [
+  ...rows.map(([name, request, expected, shape]) =>
+    shape === undefined ? { name, request, expected } : { name, request, expected, shape },
+  ),
+  ...dpopRows.map(([name, request, expected]) => ({ name, request, expected })),
+  {
+    name: 'DPoP: a proof sent again is refused',
+    before: get('/mcp/dpop', REPLAYED),
+    request: get('/mcp/dpop', REPLAYED),
+    expected: unauthorized([dpopChallenge('invalid_dpop_proof')]),
+  },
+];

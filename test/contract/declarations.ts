@@ -1,4 +1,5 @@
 // The application every adapter builds for the contract suite, declared once without an engine.
+import { generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import {
   allOf,
   APIKeyCookie,
@@ -15,6 +16,8 @@ import {
   type RequestView,
 } from '../../src/index.js';
 import { createCsrfVerifier, type CsrfOptions } from '../../src/csrf/index.js';
+import { DPoPBearer } from '../../src/dpop/index.js';
+import { JwtBearer } from '../../src/jwt/index.js';
 import { protectedResource } from '../../src/oauth/index.js';
 import { MemorySessionStore, SessionAuth } from '../../src/session/index.js';
 
@@ -60,6 +63,39 @@ export const resourceBearer = new HttpBearer({
     ['admin-token', { sub: 'ann', scope: 'mcp:tools mcp:admin' }],
     ['other-token', { sub: 'ann', scope: 'pets:read' }],
   ]),
+});
+
+const ISSUER = 'https://login.example';
+/**
+ * The authorization server's signing key, made when the module loads: each engine's run mints
+ * its tokens with a key of its own, which its `JwtBearer` is given locally.
+ */
+const signing = await generateKeyPair('RS256');
+/** An RFC 9068 access token for the resource, with `claims` (a `cnf.jkt` binds it to a key). */
+export function accessToken(claims: JWTPayload): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ client_id: 'agent', sub: 'ann', ...claims })
+    .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt' })
+    .setIssuer(ISSUER)
+    .setAudience(resource.resource)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .sign(signing.privateKey);
+}
+export const jwt = new JwtBearer({
+  resource,
+  issuer: ISSUER,
+  keys: signing.publicKey,
+  algorithms: ['RS256'],
+});
+/** DPoP over the resource's JWTs: `htu` is https://api.example and the request's path. */
+export const dpop = new DPoPBearer({ tokens: jwt, algorithms: ['ES256'] });
+/** The secret of the server nonces of {@link dpopWithNonces}, for the table to expect them. */
+export const NONCE_SECRET = 'contract-suite-dpop-nonce-secret-of-32-bytes-or-more';
+export const dpopWithNonces = new DPoPBearer({
+  tokens: jwt,
+  algorithms: ['ES256'],
+  nonces: { secret: NONCE_SECRET },
 });
 
 export const basic = new HttpBasic({
@@ -235,6 +271,10 @@ export const app: AppDeclaration = {
     },
     { method: 'GET', path: '/mcp/read', auth: [headerKey, resourceBearer], scopes: ['mcp:read'] },
     { method: 'GET', path: '/mcp/open', auth: resourceBearer },
+    // DPoP (RFC 9449): bound tokens only; then bound tokens by DPoP, unbound ones as Bearer.
+    { method: 'GET', path: '/mcp/dpop', auth: dpop, scopes: ['mcp:tools'] },
+    { method: 'GET', path: '/mcp/dpop-or-bearer', auth: [dpop, jwt], scopes: ['mcp:tools'] },
+    { method: 'GET', path: '/mcp/dpop-nonce', auth: dpopWithNonces },
     // Another Bearer's scopes are not the resource's.
     { method: 'GET', path: '/pets/write', auth: bearer, scopes: ['pets:write'] },
   ],

@@ -55,6 +55,8 @@ export interface ContractAnswer {
   readonly cacheControl: string | undefined;
   readonly retryAfter: string | undefined;
   readonly allowOrigin: string | undefined;
+  /** The `DPoP-Nonce` a client must put in its next proof (RFC 9449 §8). */
+  readonly dpopNonce: string | undefined;
   /** The `auth` the middleware after the app-wide declaration saw, if it ran. */
   readonly seen: unknown;
   /** Parsed when the answer says JSON, else the text. */
@@ -88,6 +90,7 @@ export function send(port: number, req: ContractRequest): Promise<ContractAnswer
             cacheControl: res.headers['cache-control'],
             retryAfter: res.headers['retry-after'],
             allowOrigin: res.headers['access-control-allow-origin'],
+            dpopNonce: res.headers['dpop-nonce'] as string | undefined,
             seen: seenOf(res.headers['x-seen-auth']),
             body: bodyOf(text, res.headers['content-type']),
           });

@@ -14,9 +14,13 @@ export function runContract(harness: Harness): void {
     });
     after(() => running.close());
 
-    for (const { name, request, expected, shape } of cases) {
+    for (const { name, request, expected, shape, before: first } of cases) {
       const skip = shape !== undefined && !harness.shapes.has(shape) && `no ${shape} here`;
       it(name, { skip }, async () => {
+        if (first !== undefined) {
+          const earlier = await send(running.port, first);
+          assert.equal(earlier.status, 200, `the request before: ${JSON.stringify(earlier.body)}`);
+        }
         const answer = await send(running.port, request);
         assert.equal(answer.status, expected.status, JSON.stringify(answer.body));
         // A HEAD answer has headers only.
@@ -45,6 +49,10 @@ export function runContract(harness: Harness): void {
         if (expected.retryAfter !== undefined) assert.equal(answer.retryAfter, expected.retryAfter);
         if (expected.allowOrigin !== undefined) {
           assert.equal(answer.allowOrigin, expected.allowOrigin);
+        }
+        if (expected.dpopNonce !== undefined) {
+          const nonce = answer.dpopNonce;
+          assert.ok(nonce !== undefined && expected.dpopNonce.includes(nonce), nonce);
         }
         if ('seen' in expected) assert.deepEqual(answer.seen, expected.seen);
       });
