@@ -3,7 +3,8 @@
 // vouch, alone and in an app of some size; Hono with vouch; Nest on each of its platforms with
 // vouch and with @nestjs/passport (bench/nest-apps.ts). Every route answers the same body; a
 // check written by hand uses vouch's constant-time matcher, so that only the machinery around the
-// check differs. The OAuth routes check tokens of a real authorization server (token-issuer.ts).
+// check differs. The OAuth routes check tokens of a real authorization server (token-issuer.ts),
+// one route DPoP-bound tokens and plain JWTs alike.
 import fastifyAuth from '@fastify/auth';
 import basicAuth from '@fastify/basic-auth';
 import bearerAuth from '@fastify/bearer-auth';
@@ -17,8 +18,11 @@ import { APIKeyHeader, HttpBasic, HttpBearer, timingSafeMatcher } from '../src/i
 import { requireAuth as expressAuth } from '../src/express/index.js';
 import { vouch } from '../src/fastify/index.js';
 import { requireAuth as honoAuth } from '../src/hono/index.js';
+import { DPoPBearer, memoryReplayStore } from '../src/dpop/index.js';
 import { JwtBearer } from '../src/jwt/index.js';
 import { IntrospectionBearer, protectedResource } from '../src/oauth/index.js';
+import type { ProofKey } from '../test/helpers/dpop-proof.js';
+import type { ProofPool } from './dpop-proofs.js';
 
 export const TOKEN = 'bnch_5c1f0e8a9d2b47c6a3e1f0d9b8c7a6e5d4c3b2a1';
 export const API_KEY = 'key_0f9e8d7c6b5a49382716a5b4c3d2e1f0';
@@ -126,18 +130,42 @@ export function oauthSettings(env: Readonly<Record<string, string | undefined>>)
 export interface OAuthTokens {
   readonly jwt: string;
   readonly opaque: string;
+  /** A JWT for the same resource, bound to {@link OAuthTokens.dpopKey} (`cnf.jkt`). */
+  readonly dpop: string;
+  /** The client's DPoP key, which signs every proof sent with {@link OAuthTokens.dpop}. */
+  readonly dpopKey: ProofKey;
 }
 
 const oauthPaths = {
   jwt: '/vouch/jwt',
   jwtResource: '/vouch/jwt-resource',
   introspection: '/vouch/introspection',
+  dpop: '/vouch/dpop',
 } as const;
 
-/** The OAuth routes, on Fastify, each with the token it is timed with; one JWT serves both. */
-export function oauthRoutes(tokens: OAuthTokens) {
+/**
+ * The `htu` of the DPoP route's proofs: `DPoPBearer` takes the public origin of the resource
+ * identifier `resource` (whatever port the server listens on), and the request's path.
+ */
+export const dpopUrl = (resource: string): string => new URL(oauthPaths.dpop, resource).href;
+
+/**
+ * Proofs the DPoP route's replay memory holds: each one of a run stays there to its end. Far
+ * above what a run sends; `npm run bench` checks that its pool does not exceed it.
+ */
+export const DPOP_REPLAY_ENTRIES = 5_000_000;
+
+/**
+ * The OAuth routes, on Fastify, each with the token it is timed with; one JWT serves the first
+ * two and the DPoP route's Bearer shot. The DPoP shot takes a new proof from `proofs` each
+ * request, and must answer 401 without it.
+ */
+export function oauthRoutes(tokens: OAuthTokens, proofs: ProofPool) {
   const jwt = { authorization: `Bearer ${tokens.jwt}` };
   const opaque = { authorization: `Bearer ${tokens.opaque}` };
+  const dpop = route('fastify', oauthPaths.dpop, 'vouch DPoPBearer, DPoP', {
+    authorization: `DPoP ${tokens.dpop}`,
+  });
   return {
     jwt: route('fastify', oauthPaths.jwt, 'vouch JwtBearer', jwt),
     jwtResource: route(
@@ -152,7 +180,15 @@ export function oauthRoutes(tokens: OAuthTokens) {
       'vouch IntrospectionBearer, warm cache',
       opaque,
     ),
+    dpop: { ...dpop, credential: 'dpop', fresh: () => freshProof(proofs) },
+    dpopBearer: route('fastify', oauthPaths.dpop, 'vouch DPoPBearer, Bearer', jwt),
   };
+}
+
+/** The next proof as a `DPoP` header; none once the pool is spent, and the route answers 401. */
+function freshProof(proofs: ProofPool): Record<string, string> {
+  const proof = proofs.next();
+  return proof === undefined ? {} : { dpop: proof };
 }
 
 /** The OAuth routes, as {@link oauthRoutes} makes them. */
@@ -163,6 +199,8 @@ export function oauthTargets(oauth: OAuthRoutes) {
   return [
     { first: oauth.jwtResource, second: oauth.jwt, times: 0.9 },
     { first: oauth.introspection, second: oauth.jwtResource, times: 0.9 },
+    // Issue #28: one proof verification (and replay record) a request, over the same JWT check.
+    { first: oauth.dpop, second: oauth.dpopBearer, times: 0.8 },
   ] as const;
 }
 
@@ -235,8 +273,9 @@ export async function fastifyApp(oauth: OAuthSettings): Promise<FastifyInstance>
 
 /**
  * The OAuth routes, in a context of their own: `JwtBearer` as configured before protected
- * resources, then for one (RFC 9068: `typ` at+jwt, one audience, `sub` and `client_id`), and
- * `IntrospectionBearer` reusing each answer for the whole run.
+ * resources, then for one (RFC 9068: `typ` at+jwt, one audience, `sub` and `client_id`),
+ * `IntrospectionBearer` reusing each answer for the whole run, and `[DPoPBearer, JwtBearer]`
+ * over that protected resource's `JwtBearer`: DPoP-bound tokens with a proof, or unbound ones.
  */
 async function oauthScope(scope: FastifyInstance, oauth: OAuthSettings): Promise<void> {
   await scope.register(vouch, { csrf: false });
@@ -261,9 +300,17 @@ async function oauthScope(scope: FastifyInstance, oauth: OAuthSettings): Promise
     clientSecret: oauth.clientSecret,
     cacheMaxAge: OAUTH_LIFETIME_SECONDS * 1000,
   });
+  // For the bench only: every proof of a run is signed before it, so a proof must stay fresh, and
+  // its jti remembered, until the run ends (a service keeps 60 s and 100,000 proofs).
+  const dpop = new DPoPBearer({
+    tokens: jwtResource,
+    maxAge: OAUTH_LIFETIME_SECONDS,
+    replay: memoryReplayStore({ maxEntries: DPOP_REPLAY_ENTRIES }),
+  });
   scope.get(oauthPaths.jwt, { auth: jwt }, handler);
   scope.get(oauthPaths.jwtResource, { auth: jwtResource }, handler);
   scope.get(oauthPaths.introspection, { auth: introspection }, handler);
+  scope.get(oauthPaths.dpop, { auth: [dpop, jwtResource] }, handler);
 }
 
 export const send: express.RequestHandler = (_request, response) => response.json({ ok: true });

@@ -2,12 +2,21 @@
 // Fastify app, Bearer through passport and through vouch on Express, through vouch on Hono, and
 // through vouch and @nestjs/passport on Nest (on Express and on Fastify), each server with its
 // no-auth baseline, timed by autocannon in rounds; on Fastify too, the JWTs and opaque tokens of
-// a real authorization server. See bench/README.md.
+// a real authorization server, and DPoP-bound JWTs with a proof a request beside plain ones on the
+// same route. See bench/README.md.
 //
 //   npm run bench -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50] [--pipelining 1]
 import { fileURLToPath } from 'node:url';
-import { oauthRoutes, oauthTargets, routes, targets, type ServerName } from './apps.js';
-import { rounds, verify, warmUp, type Group } from './load.js';
+import {
+  DPOP_REPLAY_ENTRIES,
+  oauthRoutes,
+  oauthTargets,
+  routes,
+  targets,
+  type ServerName,
+} from './apps.js';
+import { proofsNeeded } from './dpop-proofs.js';
+import { fire, rounds, verify, warmUp, type Group } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import { startServer, type ServerProcess } from './process.js';
 import { summarise, table, targetTable } from './report.js';
@@ -37,7 +46,7 @@ const { load, settings } = parseOptions();
 const started = preamble('vouch against its peers', PEERS, settings);
 const script = fileURLToPath(new URL('./server.ts', import.meta.url));
 const issuer = await startTokenIssuer();
-const oauth = oauthRoutes(issuer.tokens);
+const oauth = oauthRoutes(issuer.tokens, issuer.proofs);
 const servers: Partial<Record<ServerName, ServerProcess>> = {};
 try {
   for (const name of ['fastify', 'express', 'hono', 'nest', 'nestFastify'] as const) {
@@ -49,6 +58,7 @@ try {
     ServerProcess
   >;
   for (const route of Object.values(routes)) await verify(servers[route.server]!.port, route);
+  await signProofs(fastify.port);
   for (const route of Object.values(oauth)) await verify(fastify.port, route);
   const checked = issuer.introspections();
   console.log('checked   every route answers 200 and the body with its credential, 401 without');
@@ -61,6 +71,8 @@ try {
     { server: fastify, shots: [routes.fastify, routes.key, routes.keyPeer] },
     { server: fastify, shots: [routes.fastify, routes.anyOf, routes.anyOfPeer] },
     { server: fastify, shots: [routes.fastify, oauth.jwt, oauth.jwtResource, oauth.introspection] },
+    // One route, two shots: a DPoP-bound JWT with a new proof a request, and a plain JWT as Bearer.
+    { server: fastify, shots: [routes.fastify, oauth.dpopBearer, oauth.dpop] },
     { server: express, shots: [routes.express, routes.passport, routes.expressBearer] },
     { server: express, shots: [routes.express45, routes.express45Bearer] },
     { server: hono, shots: [routes.hono, routes.honoMiddleware, routes.honoBearer] },
@@ -90,8 +102,38 @@ try {
   const allTargets = [...targets, ...oauthTargets(oauth)];
   console.log(`\n${table(summaries)}\n\n${targetTable(runs, allTargets)}\n`);
   console.log(`${trickTable(timedTricks)}\n`);
+  const { taken, left } = issuer.proofs;
+  const sent = `${taken.toLocaleString('en-US')} of ${(taken + left).toLocaleString('en-US')}`;
+  console.log(`proofs    DPoP proofs sent: ${sent}`);
   save('compare', started, { settings: load, summaries, runs, tricks: timedTricks });
+} catch (error) {
+  const { taken, left } = issuer.proofs;
+  if (taken > 0 && left === 0) console.error('the pool of DPoP proofs ran out: see proofsNeeded');
+  throw error;
 } finally {
   for (const server of Object.values(servers)) await server.close();
   await issuer.close();
+}
+
+/**
+ * Signs every DPoP proof of the run, here, before any timing, sized from one second of the same
+ * route with a plain Bearer JWT (the load generator must never sign); prints what it cost.
+ */
+async function signProofs(port: number): Promise<void> {
+  const probe = await fire(port, oauth.dpopBearer, { seconds: 1 }, load);
+  const rate = probe.requests.total / probe.duration;
+  const count = proofsNeeded(rate, load);
+  if (count > DPOP_REPLAY_ENTRIES) {
+    throw new Error(`${count} DPoP proofs: more than the route remembers (${DPOP_REPLAY_ENTRIES})`);
+  }
+  const heap = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  issuer.proofs.add(count);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const mib = ((process.memoryUsage().heapUsed - heap) / 2 ** 20).toFixed(0);
+  const per = Math.round(rate).toLocaleString('en-US');
+  console.log(
+    `proofs    ${count.toLocaleString('en-US')} DPoP proofs signed in ${seconds} s ` +
+      `(+${mib} MiB of heap), for the Bearer shot's ${per} req/s`,
+  );
 }

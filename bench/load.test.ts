@@ -1,7 +1,7 @@
 // Proves that what `npm run bench` times is what it claims: every route answers as timed and
 // refuses without its credential (the Nest apps' on both platforms too), the OAuth routes with
-// the tokens of the bench's authorization server, a wrong answer or a non-2xx aborts, and the
-// order of the runs.
+// the tokens of the bench's authorization server, the DPoP route with a proof of the pool a
+// request, a wrong answer or a non-2xx aborts, and the order of the runs.
 import { serve } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -12,6 +12,7 @@ import { Vouch } from '../src/nestjs/vouch.js';
 import { JWT_RESOURCE, OPAQUE_RESOURCE } from '../test/helpers/authorization-server.js';
 import {
   API_KEY,
+  dpopUrl,
   expressApp,
   fastifyApp,
   honoApp,
@@ -20,6 +21,7 @@ import {
   routes,
   type OAuthRoutes,
 } from './apps.js';
+import { proofPool } from './dpop-proofs.js';
 import { fire, schedule, verify } from './load.js';
 import { nestListener } from './nest-apps.js';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer.js';
@@ -32,7 +34,8 @@ describe('the apps of npm run bench', () => {
   before(async () => {
     issuer = await startTokenIssuer();
     closers.push(() => issuer.close());
-    oauth = oauthRoutes(issuer.tokens);
+    issuer.proofs.add(1000);
+    oauth = oauthRoutes(issuer.tokens, issuer.proofs);
     // As the Fastify process gets them: from its environment.
     const fastify = await fastifyApp(oauthSettings(issuer.env));
     closers.push(() => fastify.close());
@@ -69,7 +72,7 @@ describe('the apps of npm run bench', () => {
     });
   }
 
-  for (const name of ['jwt', 'jwtResource', 'introspection'] as const) {
+  for (const name of ['jwt', 'jwtResource', 'introspection', 'dpop', 'dpopBearer'] as const) {
     it(`fastify, the OAuth route ${name}: answers as timed with its token, and refuses`, async () => {
       await verify(ports.fastify, oauth[name]);
     });
@@ -110,6 +113,32 @@ describe('the apps of npm run bench', () => {
     const shot = { ...oauth.introspection, headers: { authorization: `Bearer ${token}` } };
     await fire(ports.fastify, shot, { requests: 200 }, { connections: 10, pipelining: 1 });
     assert.equal(issuer.introspections(), asked + 1);
+  });
+
+  it('the DPoP route takes a proof of the pool a request, each once: none is refused as a replay', async () => {
+    const taken = issuer.proofs.taken;
+    await fire(ports.fastify, oauth.dpop, { requests: 200 }, { connections: 10, pipelining: 1 });
+    assert.equal(issuer.proofs.taken, taken + 200);
+  });
+
+  it('the DPoP route refuses a proof sent twice, and the DPoP-bound token as Bearer', async () => {
+    const { path, headers } = oauth.dpop;
+    const proof = issuer.proofs.next()!;
+    const send = (sent: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${ports.fastify}${path}`, { headers: sent }).then((r) => r.status);
+    assert.equal(await send({ ...headers, dpop: proof }), 200);
+    assert.equal(await send({ ...headers, dpop: proof }), 401);
+    assert.equal(await status(path, issuer.tokens.dpop), 401);
+  });
+
+  it('a run aborts once the pool of proofs is spent', async () => {
+    const { dpop, dpopKey } = issuer.tokens;
+    const few = proofPool(dpopKey, { htu: dpopUrl(JWT_RESOURCE), token: dpop });
+    few.add(5);
+    const shot = oauthRoutes(issuer.tokens, few).dpop;
+    const settings = { connections: 2, pipelining: 1 };
+    await assert.rejects(fire(ports.fastify, shot, { requests: 20 }, settings), /not every/);
+    assert.equal(few.left, 0);
   });
 
   it('the check before timing catches a wrong answer, a wrong body and an open route', async () => {

@@ -27,6 +27,8 @@ export interface Shot {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly credential?: string | undefined;
+  /** Headers of one request only, added to `headers`, new at each call (a DPoP proof). */
+  readonly fresh?: () => Readonly<Record<string, string>>;
 }
 
 export type LoadSettings = { readonly connections: number; readonly pipelining: number };
@@ -47,6 +49,7 @@ export async function fire(
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${shot.path}`,
     headers: { ...shot.headers },
+    ...(shot.fresh === undefined ? {} : { requests: [{ setupRequest: freshRequest(shot.fresh) }] }),
     connections: settings.connections,
     pipelining: settings.pipelining,
     ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
@@ -61,26 +64,42 @@ export async function fire(
   return result;
 }
 
+/**
+ * autocannon's hook that renders each request anew, here with its fresh headers. It runs for every
+ * request sent, the first of each connection included, and only then.
+ */
+function freshRequest(fresh: NonNullable<Shot['fresh']>) {
+  return (request: autocannon.Request): autocannon.Request => ({
+    ...request,
+    headers: { ...request.headers, ...fresh() },
+  });
+}
+
 async function answer(port: number, path: string, headers: Readonly<Record<string, string>>) {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers });
   return { status: response.status, body: await response.text() };
 }
 
-/** Before any timing: 200 and the body with the credential, 401 without it and with it spoilt. */
+/**
+ * Before any timing: 200 and the body with the credential, 401 without it and with it spoilt; each
+ * request with fresh headers of its own, so that a proof is refused for what is wrong with it, not
+ * as a replay.
+ */
 export async function verify(port: number, shot: Shot) {
   const { body, credential } = shot;
-  const ok = await answer(port, shot.path, shot.headers);
+  const headers = (): Record<string, string> => ({ ...shot.headers, ...shot.fresh?.() });
+  const ok = await answer(port, shot.path, headers());
   if (ok.status !== 200 || !ok.body.includes(body)) {
     throw new Error(`${shot.label} answered ${ok.status} ${ok.body}, not 200 ${body}`);
   }
   if (credential === undefined) return;
-  const value = shot.headers[credential]!;
-  const others = Object.entries(shot.headers).filter(([name]) => name !== credential);
-  const spoilt: [string, string] = [credential, `${value.slice(0, -2)}!`];
-  for (const headers of [others, [...others, spoilt]]) {
-    const refused = await answer(port, shot.path, Object.fromEntries(headers));
+  const spoil = (value: string) => `${value.slice(0, -2)}!`;
+  for (const spoilt of [false, true]) {
+    const { [credential]: value, ...others } = headers();
+    const sent = spoilt ? { ...others, [credential]: spoil(value!) } : others;
+    const refused = await answer(port, shot.path, sent);
     if (refused.status !== 401) {
-      throw new Error(`${shot.label} answered ${refused.status} to ${JSON.stringify(headers)}`);
+      throw new Error(`${shot.label} answered ${refused.status} to ${JSON.stringify(sent)}`);
     }
   }
 }

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import Provider, { errors, type Configuration, type ResourceServer } from 'oidc-provider';
+import { proofKey, signProof, type ProofKey } from './dpop-proof.js';
 import { memoryStore } from './oidc-memory-store.js';
 
 /** A resource identifier whose tokens are JWTs, served by default. */
@@ -68,8 +69,11 @@ export interface TokenResponse {
 export interface TokenRequest {
   readonly scope?: string;
   readonly resource?: string;
-  /** Bind the token to a fresh key with a DPoP proof (RFC 9449): it then carries `cnf.jkt`. */
-  readonly dpop?: boolean;
+  /**
+   * Bind the token with a DPoP proof (RFC 9449), signed with a fresh key or with this one: it then
+   * carries `cnf.jkt`.
+   */
+  readonly dpop?: boolean | ProofKey;
 }
 
 export interface AuthorizationServer {
@@ -175,12 +179,16 @@ export async function startAuthorizationServer(
   const requestToken = async (
     client: TestClient,
     body: Record<string, string | undefined>,
-    dpop: boolean | undefined,
+    dpop: boolean | ProofKey | undefined,
   ): Promise<TokenResponse> => {
+    // RFC 9449 §5: the proof of a token request is about the POST to the token endpoint.
+    const proof = { htm: 'POST', htu: tokenEndpoint };
     const headers: Record<string, string> = {
       'content-type': 'application/x-www-form-urlencoded',
       ...clientAuthentication(client),
-      ...(dpop === true ? { dpop: await dpopProof(tokenEndpoint) } : {}),
+      ...(dpop === undefined || dpop === false
+        ? {}
+        : { dpop: await signProof(dpop === true ? await proofKey() : dpop, proof) }),
     };
     const form = new URLSearchParams(
       Object.entries(body).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -522,15 +530,6 @@ function clientAuthentication(client: TestClient): Record<string, string> {
   // RFC 6749 §2.3.1: each part form-encoded before base64.
   const credentials = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
   return { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
-}
-
-/** A DPoP proof (RFC 9449 §4.2) for a POST to `url`, signed with a fresh key. */
-async function dpopProof(url: string): Promise<string> {
-  const { privateKey, publicKey } = await generateKeyPair('ES256');
-  return new SignJWT({ htm: 'POST', htu: url, jti: randomUUID() })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: await exportJWK(publicKey) })
-    .setIssuedAt()
-    .sign(privateKey);
 }
 
 /** Keeps what `Set-Cookie` lines set, and forgets what they expire. */
