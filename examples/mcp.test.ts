@@ -1,7 +1,8 @@
 // Runs examples/mcp.ts as its reader would, in front of a real authorization server
 // (oidc-provider), and talks to it with the official MCP SDK's client: tokens from the token
-// endpoint, the SDK's own OAuth flow from the 401 to a tool call, and step-up to mcp:admin, whose
-// refusal comes before the tool runs (the example logs every tool run; these tests read the log).
+// endpoint, plain or bound to the client's key (DPoP, each request's proof signed by oauth4webapi),
+// the SDK's own OAuth flow from the 401 to a tool call, and step-up to mcp:admin, whose refusal
+// comes before the tool runs (the example logs every tool run; these tests read the log).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -15,11 +16,17 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import * as oauth from 'oauth4webapi';
 import { REDIRECT_URI, startAuthorizationServer } from '../test/helpers/authorization-server.js';
 import { startExample, type RunningExample } from '../test/helpers/example.js';
 import { freePort, until } from '../test/helpers/wait.js';
 
 const OTHER_RESOURCE = 'https://other.test/api';
+/** The algorithms a DPoPBearer allows by default, as its challenges name them. */
+const ALGS = 'algs="ES256 ES384 ES512 Ed25519 EdDSA PS256 PS384 PS512 RS256 RS384 RS512"';
+// The authorization server listens on plain HTTP, on loopback: what the option is for.
+// eslint-disable-next-line @typescript-eslint/no-deprecated
+const INSECURE = { [oauth.allowInsecureRequests]: true } as const;
 
 describe('examples/mcp.ts', () => {
   it('is an OAuth protected resource that the MCP SDK client can use', async (t) => {
@@ -91,16 +98,19 @@ describe('examples/mcp.ts', () => {
     };
     const toolsOnly = `Bearer ${await token('mcp:tools')}`;
     const insufficient = `Bearer realm="api", error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="${metadataUrl}"`;
+    /** The 401's challenges, Bearer's (with `error`, if any) then DPoP's, as one header value. */
+    const unauthorized = (error = '', metadata = metadataUrl) =>
+      [
+        `Bearer realm="api"${error}, scope="mcp:tools", resource_metadata="${metadata}"`,
+        `DPoP realm="api", ${ALGS}, scope="mcp:tools", resource_metadata="${metadata}"`,
+      ].join(', ');
 
     await t.test(
-      'without a token: 401 naming the scope and the metadata (RFC 9728 §5.1)',
+      'without a token: 401 naming both schemes, the scope and the metadata (RFC 9728 §5.1)',
       async () => {
         const response = await post(JSON.stringify(call(1, 'whoami')));
         assert.equal(response.status, 401);
-        assert.equal(
-          response.headers.get('www-authenticate'),
-          `Bearer realm="api", scope="mcp:tools", resource_metadata="${metadataUrl}"`,
-        );
+        assert.equal(response.headers.get('www-authenticate'), unauthorized());
         assert.deepEqual(await response.json(), { detail: 'Unauthorized' });
       },
     );
@@ -113,7 +123,7 @@ describe('examples/mcp.ts', () => {
       assert.equal(response.status, 401);
       assert.equal(
         response.headers.get('www-authenticate'),
-        `Bearer realm="api", error="invalid_token", scope="mcp:tools", resource_metadata="${metadataUrl}"`,
+        unauthorized(', error="invalid_token"'),
       );
     });
 
@@ -233,6 +243,95 @@ describe('examples/mcp.ts', () => {
       // The log is in order: admin_echo, had it run, would come first.
       await until(() => runsOf(introspecting).length > 0, 'the whoami run');
       assert.deepEqual(runsOf(introspecting), ['whoami service']);
+    });
+
+    const metadata = await oauth.processDiscoveryResponse(
+      new URL(as.issuer),
+      await oauth.discoveryRequest(new URL(as.issuer), INSECURE),
+    );
+    /** A token for `resource` bound to a fresh key of the client's (RFC 9449 §5), and its handle. */
+    const boundToken = async (scope: string, resource: string) => {
+      const client: oauth.Client = { client_id: as.clients.service.clientId };
+      const handle = oauth.DPoP(client, await oauth.generateKeyPair('ES256'));
+      const response = await oauth.clientCredentialsGrantRequest(
+        metadata,
+        client,
+        oauth.ClientSecretBasic(as.clients.service.clientSecret),
+        { scope, resource },
+        { ...INSECURE, DPoP: handle },
+      );
+      const answer = await oauth.processClientCredentialsResponse(metadata, client, response);
+      assert.equal(answer.token_type, 'dpop');
+      return { token: answer.access_token, handle };
+    };
+    /** An SDK client sending `token` as DPoP-bound, with a fresh proof of `handle`'s key each time. */
+    const dpopClient = async (url: string, token: string, handle: oauth.DPoPHandle) => {
+      const seen: Response[] = [];
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), { fetch: dpopFetch(token, handle, seen) }),
+      );
+      t.after(() => client.close());
+      return { client, seen };
+    };
+
+    for (const [form, place, runner] of [
+      ['a JWT', { resource: mcp, metadataUrl }, example],
+      ['an opaque token, introspected', opaquePlace, introspecting],
+    ] as const) {
+      await t.test(
+        `DPoP (RFC 9449), ${form}: the SDK client calls whoami and admin_echo`,
+        async () => {
+          const { token: bound, handle } = await boundToken('mcp:tools mcp:admin', place.resource);
+          const { client, seen } = await dpopClient(place.resource, bound, handle);
+          const before = runsOf(runner).length;
+          assert.deepEqual((await client.callTool({ name: 'whoami' })).content, [
+            { type: 'text', text: 'service' },
+          ]);
+          const echoed = await client.callTool({
+            name: 'admin_echo',
+            arguments: { text: 'bound' },
+          });
+          assert.deepEqual(echoed.content, [{ type: 'text', text: 'bound' }]);
+          assert.ok(seen.every((response) => response.ok || response.status === 405));
+          await until(() => runsOf(runner).length === before + 2, 'both runs in the log');
+          assert.deepEqual(runsOf(runner).slice(before), ['whoami service', 'admin_echo service']);
+        },
+      );
+    }
+
+    await t.test(
+      "DPoP without mcp:admin: admin_echo 403 with DPoP's challenge, before the tool runs",
+      async () => {
+        const { token: bound, handle } = await boundToken('mcp:tools', mcp);
+        const { client, seen } = await dpopClient(mcp, bound, handle);
+        const before = runs().length;
+        await assert.rejects(
+          client.callTool({ name: 'admin_echo', arguments: { text: 'x' } }),
+          (error) => error instanceof StreamableHTTPError && error.code === 403,
+        );
+        assert.equal(
+          seen.at(-1)?.headers.get('www-authenticate'),
+          `DPoP realm="api", error="insufficient_scope", ${ALGS}, scope="mcp:tools mcp:admin", resource_metadata="${metadataUrl}"`,
+        );
+        assert.deepEqual(await runsAfter(before), ['whoami marker']);
+      },
+    );
+
+    await t.test('a DPoP-bound token sent as Bearer: 401, naming both schemes (§7.1)', async () => {
+      for (const place of [{ resource: mcp, metadataUrl }, opaquePlace]) {
+        const { token: bound } = await boundToken('mcp:tools', place.resource);
+        const response = await post(
+          JSON.stringify(call(1, 'whoami')),
+          `Bearer ${bound}`,
+          place.resource,
+        );
+        assert.equal(response.status, 401, place.resource);
+        assert.equal(
+          response.headers.get('www-authenticate'),
+          unauthorized(', error="invalid_token"', place.metadataUrl),
+        );
+      }
     });
 
     await t.test(
@@ -371,4 +470,30 @@ class PublicClient implements OAuthClientProvider {
   codeVerifier() {
     return this.#verifier;
   }
+}
+
+/**
+ * A `fetch` for the SDK's transport sending `token` DPoP-bound (RFC 9449): oauth4webapi puts it in
+ * `Authorization: DPoP` and signs a fresh proof of `handle`'s key for each request (taking up a
+ * `DPoP-Nonce` when given one). Responses, challenges too, go back to the SDK as they came, and
+ * into `seen`.
+ */
+function dpopFetch(token: string, handle: oauth.DPoPHandle, seen: Response[]) {
+  return async (url: string | URL, init: RequestInit = {}): Promise<Response> => {
+    const response = await oauth
+      .protectedResourceRequest(
+        token,
+        init.method ?? 'GET',
+        new URL(url),
+        new Headers(init.headers),
+        init.body as string | null | undefined,
+        { ...INSECURE, DPoP: handle, ...(init.signal ? { signal: init.signal } : {}) },
+      )
+      .catch((error: unknown) => {
+        if (error instanceof oauth.WWWAuthenticateChallengeError) return error.response;
+        throw error;
+      });
+    seen.push(response);
+    return response;
+  };
 }

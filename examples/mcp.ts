@@ -1,6 +1,7 @@
 // An MCP server (the official SDK, Streamable HTTP) as an OAuth 2.1 protected resource: it takes
-// access tokens from your authorization server, serves the metadata through which MCP clients find
-// that server, and asks for more scope for its admin tool before the tool runs.
+// access tokens from your authorization server, plain or bound to the client's key (DPoP), serves
+// the metadata through which MCP clients find that server, and asks for more scope for its admin
+// tool before the tool runs.
 //
 //   ISSUER=https://login.example.com npx tsx examples/mcp.ts
 //
@@ -19,6 +20,7 @@ import express, {
 import type { JWTPayload } from 'jose';
 import { z } from 'zod';
 import { grantedScopes, HttpBearer, type Nothing } from 'vouch';
+import { DPoPBearer } from 'vouch/dpop';
 import { authOf, requireAuth, serveResourceMetadata, vouchErrorHandler } from 'vouch/express';
 import { JwtBearer } from 'vouch/jwt';
 import { IntrospectionBearer, protectedResource, type IntrospectionAnswer } from 'vouch/oauth';
@@ -36,13 +38,26 @@ const resource = protectedResource({
 // challenges, and accepts a token as the SDK's `AuthInfo` (the tools' `extra.authInfo`).
 const jwt = new JwtBearer({ resource, algorithms: ['RS256'] }); // what your server signs with
 const opaque = introspection();
+const verifierOf = (token: string) => (opaque === undefined || isJwt(token) ? jwt : opaque);
 const bearer = new HttpBearer({
   resource,
-  authenticate: async (request, token) => {
-    const verifier = opaque === undefined || isJwt(token) ? jwt : opaque;
-    return authInfoOf(token, await verifier.authenticate(request, token));
+  authenticate: async (request, token) =>
+    authInfoOf(token, await verifierOf(token).authenticate(request, token)),
+});
+// A token bound to the client's key (RFC 9449) comes as `Authorization: DPoP`, with a proof of
+// that key in `DPoP`; the same verifiers check it against the proof's key. The Bearer refuses
+// it, so a stolen bound token is no use without the key. Proofs seen are kept in memory, one
+// process's: give several instances one store (`redisReplayStore` from vouch/dpop).
+const dpop = new DPoPBearer({
+  tokens: {
+    resource,
+    verifyToken: async (request, token, possession) =>
+      authInfoOf(token, await verifierOf(token).verifyToken(request, token, possession)),
+    scopesOf: (authInfo: AuthInfo) => authInfo.scopes,
   },
 });
+// Either scheme, so the 401 names both; Bearer first, as MCP clients read the first challenge.
+const tokens = [bearer, dpop] as const;
 
 /** Tools any caller with `mcp:tools` may run; a call of any other needs `mcp:admin` too. */
 const OPEN_TOOLS = new Set(['whoami']);
@@ -50,16 +65,16 @@ const OPEN_TOOLS = new Set(['whoami']);
 export const app = express();
 app.post(
   '/mcp',
-  requireAuth(bearer, { scopes: ['mcp:tools'] }), // every message: a token with mcp:tools…
+  requireAuth(tokens, { scopes: ['mcp:tools'] }), // every message: a token with mcp:tools…
   readMessage, // …then the body, parsed once: what is authorised below is what runs
   async (req, res, next) => {
     if (callsAdminTool(messageOf(req))) next();
     else await serve(req, res);
   },
-  requireAuth(bearer, { scopes: ['mcp:tools', 'mcp:admin'] }), // …an admin tool, mcp:admin too
+  requireAuth(tokens, { scopes: ['mcp:tools', 'mcp:admin'] }), // …an admin tool, mcp:admin too
   serve,
 );
-app.all('/mcp', requireAuth(bearer, { scopes: ['mcp:tools'] }), (_req, res) => {
+app.all('/mcp', requireAuth(tokens, { scopes: ['mcp:tools'] }), (_req, res) => {
   // Stateless: no stream to open (GET), no session to end (DELETE).
   res.status(405).set('allow', 'POST').json(jsonRpcError(-32000, 'Method not allowed.'));
 });
@@ -90,8 +105,8 @@ async function serve(req: Request, res: Response): Promise<void> {
     void server.close();
   });
   await server.connect(transport);
-  // `req.auth` holds the AuthInfo the Bearer accepted; said again for the SDK's type.
-  const authorised = Object.assign(req, { auth: authOf(req, bearer) });
+  // `req.auth` holds the AuthInfo DPoP or the Bearer accepted; said again for the SDK's type.
+  const authorised = Object.assign(req, { auth: authOf(req, tokens) });
   await transport.handleRequest(authorised, res, messageOf(req));
 }
 

@@ -126,6 +126,24 @@ describe('DPoPBearer', () => {
     assert.equal(counter.claims, 2);
   });
 
+  it('§11.1: claims a proof once per request: a request checked again passes, another is a replay', async () => {
+    const { replay, counter } = counted();
+    const dpop = dpopWith({ replay });
+    const proof = await generateProof(key, URL_, 'GET', undefined, token);
+    const headers: Record<string, string> = { authorization: `DPoP ${token}`, dpop: proof };
+    const once: RequestView = { method: 'GET', url: '/x', headers };
+    assert.equal((await dpop.verify(once)).state, 'accepted');
+    assert.equal((await dpop.verify(once)).state, 'accepted', 'a step-up checks it again');
+    assert.equal(counter.claims, 1);
+    assert.deepEqual(await send(dpop, token, proof), INVALID_PROOF, 'another request');
+    // A proof swapped in on the same request is claimed as its own, and so forgets the first.
+    headers['dpop'] = await generateProof(key, URL_, 'GET', undefined, token);
+    assert.equal((await dpop.verify(once)).state, 'accepted');
+    headers['dpop'] = proof;
+    assert.deepEqual(await dpop.verify(once), INVALID_PROOF);
+    assert.equal(counter.claims, 4);
+  });
+
   it('refuses every proof when the edge cannot tell the public URL', async () => {
     const dpop = dpopWith({ edge: { publicUrl: () => undefined } });
     const proof = await generateProof(key, URL_, 'GET', undefined, token);

@@ -52,7 +52,7 @@ const INVALID_PROOF = refusal('invalid_dpop_proof');
  * proof, checks the proof against this request (see {@link verifyDPoPProof}), has `tokens` check
  * the token with the proof's key as what the request proved (its `cnf.jkt` must be that key's
  * thumbprint; a token bound to nothing is refused), then records the proof's `jti` in the replay
- * store. `request.auth` is what `tokens` makes of the token. Refusals answer 401 with
+ * store, once per request however often the request is checked. `request.auth` is what `tokens` makes of the token. Refusals answer 401 with
  * `error="invalid_dpop_proof"`, `error="invalid_token"`, or `error="use_dpop_nonce"` and a fresh
  * `DPoP-Nonce`; every challenge names the algorithms allowed (`algs`). A replay store or a
  * verifier that cannot answer is a 503. Documented as `{ type: 'http', scheme: 'DPoP' }`.
@@ -78,6 +78,11 @@ export class DPoPBearer<TAuth = unknown> extends Authenticator<TAuth> {
   >;
   readonly #maxLength: number;
   readonly #scheme: SecurityScheme;
+  /**
+   * The proof each request claimed, by the request's headers object, which its engine keeps for
+   * the request's life: a request checked again (a step-up's second `requireAuth`) is no replay.
+   */
+  readonly #claimed = new WeakMap<object, string>();
 
   constructor(options: DPoPBearerOptions<TAuth>) {
     super('dpopAuth', { ...options, consultsStore: true });
@@ -140,7 +145,10 @@ export class DPoPBearer<TAuth = unknown> extends Authenticator<TAuth> {
     });
     if (!isAccepted(value)) return REJECTED;
     // Last, so that only a request accepted but for it takes room in the store.
-    if (!(await this.#replay.claim(proved.replayKey, proved.expiresAt))) return INVALID_PROOF;
+    if (this.#claimed.get(request.headers) !== proved.replayKey) {
+      if (!(await this.#replay.claim(proved.replayKey, proved.expiresAt))) return INVALID_PROOF;
+      this.#claimed.set(request.headers, proved.replayKey);
+    }
     return { state: 'accepted', value };
   }
 

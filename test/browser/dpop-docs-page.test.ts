@@ -2,11 +2,12 @@
 // Hono and Express: Authorize shows the thumbprint of the key the page made and signs a proof
 // for a token request, with which oidc-provider issues a token bound to that key (cnf.jkt). That
 // token is entered in Authorize, and each Execute sends it as `Authorization: DPoP` with a fresh
-// proof the server verifies (typ, htm, htu, ath, the key against cnf.jkt) and that the test
-// checks again with jose; a server asking for a nonce is answered by a second request carrying
-// it. Screenshots go to test-results/screenshots/.
+// proof the server's DPoPBearer verifies (typ, htm, htu, ath, the key against cnf.jkt, the jti
+// unseen) and that the test checks again with jose; once the server asks for nonces (RFC 9449
+// §9), a refusal is answered by a second request carrying the nonce it gave. Screenshots go to
+// test-results/screenshots/.
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import { test, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +21,9 @@ import { calculateJwkThumbprint, decodeJwt, EmbeddedJWK, jwtVerify, type JWTPayl
 import type { Request as PlaywrightRequest } from 'playwright-core';
 import swaggerUi from 'swagger-ui-express';
 import type { Authenticator } from '../../src/core/authenticator.js';
+import type { RequestView } from '../../src/core/request.js';
+import { DPoPBearer, memoryReplayStore } from '../../src/dpop/index.js';
+import { dpopNonces } from '../../src/dpop/dpop-nonces.js';
 import {
   authOf,
   chainRequestInterceptors,
@@ -32,6 +36,7 @@ import {
 } from '../../src/express/index.js';
 import { vouch } from '../../src/fastify/index.js';
 import { vouchOpenapi } from '../../src/fastify/openapi/index.js';
+import { JwtBearer } from '../../src/jwt/index.js';
 import {
   chainRequestInterceptorsSource,
   csrfRequestInterceptorSource,
@@ -49,55 +54,23 @@ import {
   startAuthorizationServer,
   type AuthorizationServer,
 } from '../helpers/authorization-server.js';
-import { certificateAuthenticator, dpopAuthenticator } from '../helpers/sender-constrained.js';
+import { certificateAuthenticator } from '../helpers/sender-constrained.js';
 import { freePort } from '../helpers/wait.js';
 import { openChromium } from './swagger-ui.js';
 
 const RESOURCE = 'https://api.test/pets';
 const PATH = '/api/dpop';
 const CERTIFICATE_PATH = '/api/certificate';
+const NONCE_SECRET = 'a-nonce-secret-of-32-characters!!';
 
 /** What the route answers: who the token names, and the key it is bound to. */
 function answer(auth: JWTPayload): { sub: unknown; jkt: unknown } {
   return { sub: auth.sub, jkt: (auth['cnf'] as { jkt?: unknown } | undefined)?.jkt };
 }
 
-/**
- * The resource server's nonce policy (RFC 9449 §9), in front of the app while vouch's own DPoP
- * authenticator is not there to keep one: once `current` is set, every answer carries it in
- * `DPoP-Nonce`, and a DPoP request whose proof does not carry it is refused with a
- * `use_dpop_nonce` challenge.
- */
+/** Whether the server asks for nonces (RFC 9449 §9): not until the test says so. */
 interface NoncePolicy {
-  current?: string;
-}
-
-function askingForNonces(policy: NoncePolicy, app: RequestListener): RequestListener {
-  return (request, response) => {
-    const { current } = policy;
-    if (current === undefined) {
-      app(request, response);
-      return;
-    }
-    response.setHeader('DPoP-Nonce', current);
-    const proof = request.headers['dpop'];
-    let nonce: unknown;
-    try {
-      nonce = typeof proof === 'string' ? decodeJwt(proof)['nonce'] : undefined;
-    } catch {
-      nonce = undefined;
-    }
-    if (!/^DPoP /i.test(request.headers.authorization ?? '') || nonce === current) {
-      app(request, response);
-      return;
-    }
-    response
-      .writeHead(401, {
-        'content-type': 'application/json; charset=utf-8',
-        'www-authenticate': 'DPoP error="use_dpop_nonce", error_description="nonce required"',
-      })
-      .end('{"detail":"Unauthorized"}');
-  };
+  asking: boolean;
 }
 
 /** The authenticators of the app: DPoP, and a client certificate (for the Authorize dialog). */
@@ -208,7 +181,11 @@ const engines: Record<string, App> = {
   },
 };
 
-/** The app of `engine` on a free loopback port, behind the nonce policy; its origin. */
+/**
+ * The app of `engine` on a free loopback port; its origin. It is built twice, its DPoPBearer
+ * asking for nonces in one (RFC 9449 §9) and not in the other, sharing one replay store: the
+ * policy says which one answers.
+ */
 async function serve(
   t: TestContext,
   engine: App,
@@ -217,15 +194,26 @@ async function serve(
 ): Promise<string> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const dpop = dpopAuthenticator({
+  const tokens = new JwtBearer({
     issuer: as.issuer,
-    jwksUri: as.jwksUri,
+    jwksUrl: as.jwksUri,
     audience: RESOURCE,
-    publicOrigin: origin,
+    algorithms: ['RS256'],
+    typ: 'at+jwt',
   });
+  // The page addresses the app at its own origin: htu is that origin and the request's path.
+  const edge = { publicUrl: ({ url }: RequestView) => `${origin}${url.split('?')[0]}` };
+  const replay = memoryReplayStore();
   const certificate = certificateAuthenticator();
-  const listener = await engine(t, { dpop, certificate });
-  const server = createServer(askingForNonces(policy, listener));
+  const plain = await engine(t, { dpop: new DPoPBearer({ tokens, edge, replay }), certificate });
+  const nonces = { secret: NONCE_SECRET };
+  const nonced = await engine(t, {
+    dpop: new DPoPBearer({ tokens, edge, replay, nonces }),
+    certificate,
+  });
+  const server = createServer((request, response) => {
+    (policy.asking ? nonced : plain)(request, response);
+  });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   t.after(() => {
     server.closeAllConnections();
@@ -254,7 +242,7 @@ for (const [name, engine] of Object.entries(engines)) {
   test(`the ${name} docs page signs DPoP proofs for Try it out`, { timeout: 90_000 }, async (t) => {
     const as = await startAuthorizationServer({ resources: { [RESOURCE]: {} } });
     t.after(() => as.close());
-    const policy: NoncePolicy = {};
+    const policy: NoncePolicy = { asking: false };
     const origin = await serve(t, engine, as, policy);
     const session = await openChromium(t, origin, `${name}-dpop-docs-page`);
     if (session === undefined) return;
@@ -362,8 +350,9 @@ for (const [name, engine] of Object.entries(engines)) {
       assert.equal(new Set(jtis).size, 2, `two jti: ${JSON.stringify(jtis)}`);
     });
 
+    let nonce: string | undefined;
     await step('a server asking for a nonce is answered, in one Execute', async () => {
-      policy.current = `nonce-${randomUUID()}`;
+      policy.asking = true;
       const op = await docs.tryOut('get', PATH);
       await op.locator('.btn-clear').click();
       await op.locator('.execute').click();
@@ -373,9 +362,17 @@ for (const [name, engine] of Object.entries(engines)) {
       await done.waitFor();
       await docs.shot('dpop-nonce', op);
       assert.equal(sent.length, 2, 'the challenged request, then the one with the nonce');
-      const [challenged, answered] = await Promise.all(sent.splice(0).map(proofSent));
+      const [refused, retried] = sent.splice(0);
+      const asked = await refused!.response();
+      assert.equal(asked?.status(), 401);
+      assert.match((await asked.allHeaders())['www-authenticate'] ?? '', /use_dpop_nonce/);
+      nonce = (await asked.allHeaders())['dpop-nonce'];
+      assert.ok(
+        nonce !== undefined && dpopNonces({ secret: NONCE_SECRET }).accepts(nonce, Date.now()),
+      );
+      const [challenged, answered] = await Promise.all([refused!, retried!].map(proofSent));
       assert.equal(challenged!.claims['nonce'], undefined);
-      assert.equal(answered!.claims['nonce'], policy.current);
+      assert.equal(answered!.claims['nonce'], nonce);
       assert.notEqual(answered!.claims.jti, challenged!.claims.jti);
     });
 
@@ -384,7 +381,7 @@ for (const [name, engine] of Object.entries(engines)) {
       const outcome = await docs.execute(op, PATH);
       assert.equal(outcome.status, '200', outcome.body);
       const proof = await proofSent(sent.splice(0)[0]!);
-      assert.equal(proof.claims['nonce'], policy.current);
+      assert.equal(proof.claims['nonce'], nonce);
     });
 
     await step('the page keeps no DPoP token: its key ends with the page', async () => {
