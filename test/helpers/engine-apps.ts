@@ -1,4 +1,4 @@
-// The same small app on each engine, on a real socket (HTTP, or HTTPS ended in Node with client
+// The same small app on each engine (Nest on both its platforms), on a real socket (HTTP, or HTTPS ended in Node with client
 // certificates requested), for what only a real connection shows: its peer and its certificate.
 // Every route answers `{ auth, publicUrl, certificate }`: what vouch accepted, and the public URL
 // and client certificate (its source and thumbprint, or why it is unusable) the edge gives the
@@ -8,6 +8,11 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { Controller, Get, Module, Req } from '@nestjs/common';
+import type { HttpsOptions } from '@nestjs/common/interfaces/external/https-options.interface.js';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
@@ -15,6 +20,9 @@ import type { Authenticator, Edge, RequestView } from '../../src/index.js';
 import { requireAuth as expressAuth, requestView as expressView } from '../../src/express/index.js';
 import { vouch } from '../../src/fastify/index.js';
 import { requireAuth as honoAuth, requestView as honoView } from '../../src/hono/index.js';
+import { Auth, Principal, VouchModule } from '../../src/nestjs/index.js';
+import { requestView as nestView } from '../../src/nestjs/request-view.js';
+import { createNest } from './nest.js';
 
 /** GET `path`, guarded by `auth` (a list: any of them), or by nothing. */
 export interface AppRoute {
@@ -52,7 +60,7 @@ export interface RunningApp {
 
 /** One engine: starts the app on 127.0.0.1. */
 export interface EngineApp {
-  readonly name: 'Fastify' | 'Express' | 'Hono';
+  readonly name: string;
   start(routes: readonly AppRoute[], options: AppOptions): Promise<RunningApp>;
 }
 
@@ -122,5 +130,56 @@ const hono: EngineApp = {
   },
 };
 
-/** Fastify, Express and Hono (on @hono/node-server). */
-export const ENGINES: readonly EngineApp[] = [fastify, expressApp, hono];
+/** A Nest application on `platform`, its routes the handlers of one controller. */
+function nest(platform: 'express' | 'fastify'): EngineApp {
+  return {
+    name: `Nest on ${platform === 'express' ? 'Express' : 'Fastify'}`,
+    async start(routes, { edge, tls }) {
+      class Routes {}
+      const prototype = Routes.prototype as unknown as Record<string, unknown>;
+      routes.forEach(({ path, auth }, index) => {
+        const name = `route${String(index)}`;
+        prototype[name] = (value: unknown, request: object) =>
+          answer(edge, nestView(request), value);
+        const descriptor = Object.getOwnPropertyDescriptor(prototype, name) as PropertyDescriptor;
+        Get(path)(prototype, name, descriptor);
+        if (auth !== undefined) Auth(auth as Authenticator)(prototype, name, descriptor);
+        Principal()(prototype, name, 0);
+        Req()(prototype, name, 1);
+      });
+      Controller()(Routes);
+      class App {}
+      Module({ imports: [VouchModule.forRoot({ csrf: false })], controllers: [Routes] })(App);
+      // Nest's Express platform takes TLS options with the application's, Fastify's its own.
+      const https = tls as HttpsOptions | undefined;
+      const options = {
+        logger: false as const,
+        abortOnError: false,
+        ...(https && { httpsOptions: https }),
+      };
+      const app =
+        platform === 'express'
+          ? // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment -- Nest declares its options as a class
+            await NestFactory.create(App, new ExpressAdapter(), options)
+          : await createNest(App, new FastifyAdapter(https && { https }));
+      await app.listen(0, '127.0.0.1');
+      const server = app.getHttpServer() as Server;
+      return {
+        port: (server.address() as AddressInfo).port,
+        close: async () => {
+          server.closeAllConnections();
+          await app.close();
+        },
+      };
+    },
+  };
+}
+
+/** Fastify, Express, Hono (on @hono/node-server), and Nest on Express and on Fastify. */
+export const ENGINES: readonly EngineApp[] = [
+  fastify,
+  expressApp,
+  hono,
+  nest('express'),
+  nest('fastify'),
+];

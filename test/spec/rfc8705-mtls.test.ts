@@ -1,8 +1,9 @@
 // RFC 8705 (OAuth 2.0 Mutual-TLS Client Authentication and Certificate-Bound Access Tokens) at a
 // resource, with TLS ended in Node (`https.createServer({ requestCert: true, ca })`) on Fastify,
-// Express and Hono: client certificates as credentials, and §3 certificate-bound access tokens
-// minted by oidc-provider's mTLS feature for a client presenting its certificate at the token
-// endpoint. The certificates come from a CA made for the test run (test/helpers/pki.ts).
+// Express, Hono and Nest (on Express and on Fastify): client certificates as credentials, and §3
+// certificate-bound access tokens minted by oidc-provider's mTLS feature for a client presenting
+// its certificate at the token endpoint. The certificates come from a CA made for the test run
+// (test/helpers/pki.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';

@@ -1,19 +1,23 @@
 // RFC 9440 (Client-Cert HTTP header field) at an application behind a TLS-terminating proxy, on
-// Fastify, Express and Hono: the header, and X-Forwarded-Proto/Host, are believed from the trusted
-// proxy's address only. First with requests sent from that address (another loopback address,
-// 127.0.0.2) and from anyone else; then behind Debian's nginx, which verifies client certificates
-// against the test CA and forwards them, connecting to the app from 127.0.0.2.
+// Fastify, Express, Hono and Nest (on both): the header, and X-Forwarded-Proto/Host, are believed
+// from the trusted proxy's address only. First with requests sent from that address (another
+// loopback address, 127.0.0.2) and from anyone else; then behind Debian's nginx, which verifies
+// client certificates against the test CA and forwards them, connecting to the app from
+// 127.0.0.2; there a DPoP proof's htu is checked against the public https URL (RFC 9449 §4.3).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { generateProof } from 'dpop';
 import { edge } from '../../src/index.js';
 import { JwtBearer } from '../../src/jwt/index.js';
 import { ClientCertificateAuth } from '../../src/mtls/index.js';
+import { DPoPBearer } from '../../src/dpop/index.js';
 import { protectedResource } from '../../src/oauth/index.js';
 import {
   JWT_RESOURCE,
   startAuthorizationServer,
   type AuthorizationServer,
 } from '../helpers/authorization-server.js';
+import { proofKey, type ProofKey } from '../helpers/dpop-proof.js';
 import { ENGINES, type RouteAnswer, type RunningApp } from '../helpers/engine-apps.js';
 import { get, type GetAnswer } from '../helpers/get.js';
 import { NGINX_ADDRESS, startNginx } from '../helpers/nginx.js';
@@ -30,6 +34,8 @@ const partners = new ClientCertificateAuth({
 
 let as: AuthorizationServer;
 let bound: string;
+let key: ProofKey;
+let dpopBound: string;
 before(async () => {
   as = await startAuthorizationServer();
   const issued = await as.clientCredentialsToken({
@@ -38,19 +44,23 @@ before(async () => {
     certificate: pki.client.der,
   });
   bound = issued.access_token;
+  key = await proofKey('ES256');
+  dpopBound = (await as.clientCredentialsToken({ resource: JWT_RESOURCE, dpop: key })).access_token;
 });
 after(() => as.close());
 
-/** The app on `engine`: /partner (certificates), /jwt (certificate-bound tokens), /open. */
+/** The app on `engine`: /partner (certificates), /jwt (certificate-bound tokens), /dpop, /open. */
 async function startApp(engine: (typeof ENGINES)[number]): Promise<RunningApp> {
   const jwt = new JwtBearer({
     resource: protectedResource({ resource: JWT_RESOURCE, authorizationServers: [as.issuer] }),
     algorithms: ['RS256'],
     clientCertificates: front,
   });
+  const dpop = new DPoPBearer({ tokens: jwt, edge: front });
   const routes = [
     { path: '/partner', auth: partners },
     { path: '/jwt', auth: jwt },
+    { path: '/dpop', auth: dpop },
     { path: '/open' },
   ];
   return engine.start(routes, { edge: front });
@@ -168,6 +178,26 @@ for (const engine of ENGINES) {
         (await get(app.port, '/jwt', { headers: { ...bearer, ...forged } })).status,
         401,
       );
+    });
+
+    it("RFC 9449 §4.3: a DPoP proof's htu is the public https URL, not the app's", async (t) => {
+      const port = await startNginx(t, app.port, pki);
+      if (port === undefined) return;
+      const proof = (url: string) => generateProof(key, url, 'GET', undefined, dpopBound);
+      const dpop = async (at: number, url: string, headers: Record<string, string> = {}) =>
+        get(at, '/dpop', {
+          ...(at === port && { tls: { ca: pki.ca.cert } }),
+          headers: { authorization: `DPoP ${dpopBound}`, dpop: await proof(url), ...headers },
+        });
+      const publicUrl = `https://localhost:${port}/dpop`;
+      assert.equal((await dpop(port, publicUrl)).status, 200);
+      // What the app itself listens on is no URL the client asked for.
+      const internal = await dpop(port, `http://127.0.0.1:${app.port}/dpop`);
+      assert.equal(internal.status, 401);
+      assert.match(String(internal.headers['www-authenticate']), /invalid_dpop_proof/);
+      // Straight to the app, claiming the public URL: the forwarded headers are not believed.
+      const claimed = { 'x-forwarded-proto': 'https', 'x-forwarded-host': `localhost:${port}` };
+      assert.equal((await dpop(app.port, publicUrl, claimed)).status, 401);
     });
   });
 }
