@@ -54,7 +54,13 @@ export {
   type Rejected,
 } from './core/outcome.js';
 export type { OperationAuth } from './core/operation-auth.js';
-export type { AuthRequest, HeaderMap, Register, RequestView } from './core/request.js';
+export type {
+  AuthRequest,
+  ConnectionView,
+  HeaderMap,
+  Register,
+  RequestView,
+} from './core/request.js';
 export { grantedScopes, isScopeToken } from './core/scopes.js';
 export type { SecurityScheme } from './core/security-scheme.js';
 export { timingSafeEqual } from './core/timing-safe-equal.js';
@@ -85,6 +91,13 @@ export {
   parseBasicCredentials,
   type BasicCredentials,
 } from './http/parse-basic-credentials.js';
+export { edge, type CertificateSource, type Edge, type EdgeOptions } from './edge/edge.js';
+export type {
+  ClientCertificate,
+  FoundCertificate,
+  UnusableCertificate,
+} from './edge/client-certificate.js';
+export type { TrustedProxies } from './edge/trusted-proxies.js';
 export {
   MemorySessionStore,
   type MemorySessionStoreOptions,

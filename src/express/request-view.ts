@@ -10,7 +10,9 @@ export interface ExpressRequestView extends RequestView {
 /**
  * The request as vouch reads it: the method, the whole request target (`originalUrl`: a
  * `Router` strips its prefix from `url`), the parsed headers and Node's raw header lines, so a
- * repeated `Authorization` line is seen.
+ * repeated `Authorization` line is seen, and the connection (`req.socket`): its peer and, over
+ * TLS ended here, the client's certificate. Express's own `req.ip` and `req.protocol` are not
+ * read: an `edge` says which proxies vouch believes.
  */
 export function requestView(req: Request): ExpressRequestView {
   return {
@@ -18,6 +20,7 @@ export function requestView(req: Request): ExpressRequestView {
     url: req.originalUrl,
     headers: req.headers,
     raw: { rawHeaders: req.rawHeaders },
+    socket: req.socket,
     request: req,
   };
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { HeaderMap, RequestView } from '../core/request.js';
+import type { ConnectionView, HeaderMap, RequestView } from '../core/request.js';
 
 /** What vouch's hooks receive on Hono: a {@link RequestView} and the request's Hono context. */
 export interface HonoRequestView extends RequestView {
@@ -11,8 +11,9 @@ export interface HonoRequestView extends RequestView {
  * The request of a Hono context as vouch reads it: the method, the request target (path and
  * query, as the URL standard normalised them) and the headers by lower-case name. On
  * @hono/node-server these are Node's own, as on Express, beside the header lines as the client
- * sent them. Fetch's `Headers` join a repeated line with ", ", so without those lines a repeated
- * `Authorization` cannot be told from one.
+ * sent them, and the connection (Node's socket: its peer and, over TLS ended here, the client's
+ * certificate). Fetch's `Headers` join a repeated line with ", ", so without those lines a
+ * repeated `Authorization` cannot be told from one; other runtimes give no connection.
  */
 export function requestView(c: Context): HonoRequestView {
   const url = c.req.url;
@@ -24,7 +25,9 @@ export function requestView(c: Context): HonoRequestView {
     // Node's parsed headers are there already (@hono/node-server reads the host from them), while
     // reading every Fetch header makes @hono/node-server build a `Headers` object per request.
     headers: incoming?.headers ?? copy(c.req.raw.headers),
-    ...(incoming === undefined ? {} : { raw: { rawHeaders: incoming.rawHeaders } }),
+    ...(incoming === undefined
+      ? {}
+      : { raw: { rawHeaders: incoming.rawHeaders }, socket: incoming.socket }),
     context: c,
   };
 }
@@ -38,11 +41,18 @@ function copy(fetchHeaders: Headers): Record<string, string> {
   return headers;
 }
 
-/** Node's `IncomingMessage`, which @hono/node-server puts in `c.env`, as far as vouch reads it. */
-function nodeIncoming(env: unknown): { headers: HeaderMap; rawHeaders: string[] } | undefined {
+/** Node's `IncomingMessage`, as far as vouch reads it. */
+interface NodeIncoming {
+  readonly headers: HeaderMap;
+  readonly rawHeaders: string[];
+  readonly socket?: ConnectionView;
+}
+
+/** Node's `IncomingMessage`, which @hono/node-server puts in `c.env`. */
+function nodeIncoming(env: unknown): NodeIncoming | undefined {
   const incoming = (env as { incoming?: { headers?: unknown; rawHeaders?: unknown } } | undefined)
     ?.incoming;
   return typeof incoming?.headers === 'object' && Array.isArray(incoming.rawHeaders)
-    ? (incoming as { headers: HeaderMap; rawHeaders: string[] })
+    ? (incoming as NodeIncoming)
     : undefined;
 }

@@ -5,6 +5,8 @@ import { ConfigurationError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
 import { HttpBearer } from '../http/http-bearer.js';
+import type { CertificateSource } from '../edge/edge.js';
+import { provingCertificate } from '../oauth/certificate-possession.js';
 import { confirms, type Possession } from '../oauth/confirmation.js';
 import type { ProtectedResource } from '../oauth/protected-resource.js';
 import { accessTokenChecks, isAccessTokenForOne, typCheck } from './access-token-profile.js';
@@ -110,6 +112,14 @@ export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
   readonly maxLength?: number;
   /** Documented description of the scheme. */
   readonly description?: string;
+  /**
+   * Where the request's client certificate is read (an `Edge` from `vouch`): a token bound to a
+   * certificate (`cnf` `x5t#S256`, RFC 8705 §3) is then accepted over a connection presenting
+   * that certificate only, and a request whose certificate cannot be used (a `Client-Cert`
+   * header from no trusted proxy, say) is refused whatever its token. Without it, no request
+   * proves a certificate, so certificate-bound tokens are refused.
+   */
+  readonly clientCertificates?: CertificateSource;
 }
 
 /**
@@ -156,7 +166,7 @@ export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
   readonly #verify: TokenCheck<TAuth>;
 
   constructor(options: JwtBearerOptions<TAuth>) {
-    const verify = jwtHook(options);
+    const verify = provingCertificate(jwtHook(options), options.clientCertificates);
     super({
       bearerFormat: 'JWT',
       ...(options.name === undefined ? {} : { name: options.name }),
@@ -175,7 +185,8 @@ export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
    * Verifies a token as a request presented it, with what the request proved it holds (a DPoP
    * key, a client certificate): a token bound to a key or certificate (`cnf`) is accepted only
    * when `possession` proves it. The Bearer path passes no possession; `DPoPBearer` passes its
-   * proof's key. `authenticate` overridden in a subclass is not called on this path.
+   * proof's key. Given `clientCertificates`, the request's certificate is added to it on either
+   * path. `authenticate` overridden in a subclass is not called on this path.
    */
   verifyToken(
     request: AuthRequest,

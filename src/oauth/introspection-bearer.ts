@@ -5,9 +5,11 @@ import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
 import { utf8 } from '../core/utf8.js';
+import type { CertificateSource } from '../edge/edge.js';
 import { HttpBearer } from '../http/http-bearer.js';
 import { toBase64url } from '../internal/base64.js';
 import { ExpiringCache } from '../internal/expiring-cache.js';
+import { provingCertificate } from './certificate-possession.js';
 import { confirms, type Possession } from './confirmation.js';
 import { AuthorizationServer, authorizationServer } from './authorization-server.js';
 import {
@@ -102,6 +104,14 @@ export interface IntrospectionBearerSettings<TAuth> extends Omit<
   readonly maxLength?: number;
   /** Documented description of the scheme. */
   readonly description?: string;
+  /**
+   * Where the request's client certificate is read (an `Edge` from `vouch`): a token bound to a
+   * certificate (`cnf` `x5t#S256`, RFC 8705 §3) is then accepted over a connection presenting
+   * that certificate only, and a request whose certificate cannot be used (a `Client-Cert`
+   * header from no trusted proxy, say) is refused whatever its token. Without it, no request
+   * proves a certificate, so certificate-bound tokens are refused.
+   */
+  readonly clientCertificates?: CertificateSource;
 }
 
 /**
@@ -140,7 +150,7 @@ export class IntrospectionBearer<TAuth = IntrospectionAnswer> extends HttpBearer
   readonly #verify: TokenCheck<TAuth>;
 
   constructor(options: IntrospectionBearerOptions<TAuth>) {
-    const verify = introspectionHook(options);
+    const verify = provingCertificate(introspectionHook(options), options.clientCertificates);
     super({
       name: options.name ?? 'bearerAuth_introspection',
       ...(options.realm === undefined ? {} : { realm: options.realm }),
@@ -158,7 +168,8 @@ export class IntrospectionBearer<TAuth = IntrospectionAnswer> extends HttpBearer
    * Checks a token as a request presented it, with what the request proved it holds (a DPoP
    * key, a client certificate): a token bound to a key or certificate (`cnf`) is accepted only
    * when `possession` proves it. The Bearer path passes no possession; `DPoPBearer` passes its
-   * proof's key. `authenticate` overridden in a subclass is not called on this path.
+   * proof's key. Given `clientCertificates`, the request's certificate is added to it on either
+   * path. `authenticate` overridden in a subclass is not called on this path.
    */
   verifyToken(
     request: AuthRequest,

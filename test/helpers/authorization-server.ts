@@ -1,10 +1,10 @@
 // A real OAuth 2.1 authorization server for the tests: oidc-provider, in process, on a loopback
 // port the system picks. Resource indicators (RFC 8707) with JWT access tokens (RFC 9068) or
 // opaque ones per resource, client credentials, authorization code + PKCE with the login and
-// consent steps scripted over HTTP, DPoP-bound tokens, introspection (RFC 7662) and revocation.
-// Every token comes from its token endpoint over HTTP.
+// consent steps scripted over HTTP, DPoP-bound and certificate-bound tokens, introspection (RFC
+// 7662) and revocation. Every token comes from its token endpoint over HTTP.
 import { once } from 'node:events';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, X509Certificate } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
@@ -74,6 +74,12 @@ export interface TokenRequest {
    * carries `cnf.jkt`.
    */
   readonly dpop?: boolean | ProofKey;
+  /**
+   * The client certificate (DER) the token is bound to (RFC 8705 §3): it then carries
+   * `cnf.x5t#S256`. Presented as a TLS-terminating proxy in front of the server would forward
+   * it, in an RFC 9440 `Client-Cert` header; the `mtls` client's tokens need one.
+   */
+  readonly certificate?: Uint8Array;
 }
 
 export interface AuthorizationServer {
@@ -87,14 +93,11 @@ export interface AuthorizationServer {
   readonly revocationEndpoint: string;
   /**
    * `service` (confidential, client credentials), `app` (public, authorization code + PKCE,
-   * redirect {@link REDIRECT_URI}) and `introspector` (confidential, a resource server: it may
-   * introspect any token, and is granted nothing).
+   * redirect {@link REDIRECT_URI}), `introspector` (confidential, a resource server: it may
+   * introspect any token, and is granted nothing) and `mtls` (as `service`, its tokens bound to
+   * the client certificate it presents).
    */
-  readonly clients: {
-    readonly service: Required<TestClient>;
-    readonly app: TestClient;
-    readonly introspector: Required<TestClient>;
-  };
+  readonly clients: Clients;
   /** A token for a confidential client (default `service`) from the client credentials grant. */
   clientCredentialsToken(request?: TokenRequest & { clientId?: string }): Promise<TokenResponse>;
   /** A token for the public client from authorization code + PKCE, the user `account` consenting. */
@@ -154,6 +157,7 @@ export async function startAuthorizationServer(
     service: { clientId: 'service', clientSecret: secret() },
     app: { clientId: 'app' },
     introspector: { clientId: 'introspector', clientSecret: secret() },
+    mtls: { clientId: 'mtls', clientSecret: secret() },
   };
   const provider = new Provider(issuer, configuration(resources, signingKeys, clients, prefix));
   const callback = provider.callback();
@@ -179,7 +183,7 @@ export async function startAuthorizationServer(
   const requestToken = async (
     client: TestClient,
     body: Record<string, string | undefined>,
-    dpop: boolean | ProofKey | undefined,
+    { dpop, certificate }: TokenRequest,
   ): Promise<TokenResponse> => {
     // RFC 9449 §5: the proof of a token request is about the POST to the token endpoint.
     const proof = { htm: 'POST', htu: tokenEndpoint };
@@ -189,6 +193,9 @@ export async function startAuthorizationServer(
       ...(dpop === undefined || dpop === false
         ? {}
         : { dpop: await signProof(dpop === true ? await proofKey() : dpop, proof) }),
+      ...(certificate === undefined
+        ? {}
+        : { 'client-cert': `:${Buffer.from(certificate).toString('base64')}:` }),
     };
     const form = new URLSearchParams(
       Object.entries(body).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -242,13 +249,13 @@ export async function startAuthorizationServer(
     introspectionEndpoint: endpoint('introspection_endpoint'),
     revocationEndpoint,
     clients,
-    clientCredentialsToken({ clientId = 'service', scope, resource, dpop } = {}) {
+    clientCredentialsToken({ clientId = 'service', scope, resource, ...binding } = {}) {
       const client = Object.values(clients).find((one) => one.clientId === clientId) ?? {
         clientId,
       };
-      return requestToken(client, { grant_type: 'client_credentials', scope, resource }, dpop);
+      return requestToken(client, { grant_type: 'client_credentials', scope, resource }, binding);
     },
-    async authorizationCodeToken({ scope, resource, dpop, account } = {}) {
+    async authorizationCodeToken({ scope, resource, account, ...binding } = {}) {
       const verifier = randomBytes(32).toString('base64url');
       const url = new URL(authorizationEndpoint);
       const query: Record<string, string | undefined> = {
@@ -274,7 +281,7 @@ export async function startAuthorizationServer(
         redirect_uri: REDIRECT_URI,
         resource,
       };
-      return requestToken(clients.app, body, dpop);
+      return requestToken(clients.app, body, binding);
     },
     authorize,
     async revoke(token) {
@@ -343,10 +350,18 @@ function secret(): string {
   return randomBytes(24).toString('base64url');
 }
 
+/** The clients registered with the server. */
+interface Clients {
+  readonly service: Required<TestClient>;
+  readonly app: TestClient;
+  readonly introspector: Required<TestClient>;
+  readonly mtls: Required<TestClient>;
+}
+
 function configuration(
   resources: Readonly<Record<string, ResourceOptions>>,
   keys: readonly SigningKey[],
-  clients: { service: Required<TestClient>; app: TestClient; introspector: Required<TestClient> },
+  clients: Clients,
   prefix: string,
 ): Configuration {
   const resourceServer = (indicator: string): ResourceServer => {
@@ -382,6 +397,15 @@ function configuration(
         token_endpoint_auth_method: 'none',
       },
       {
+        client_id: clients.mtls.clientId,
+        client_secret: clients.mtls.clientSecret,
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+        tls_client_certificate_bound_access_tokens: true,
+      },
+      {
         client_id: clients.introspector.clientId,
         client_secret: clients.introspector.clientSecret,
         grant_types: [],
@@ -395,6 +419,17 @@ function configuration(
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
+      mTLS: {
+        enabled: true,
+        certificateBoundAccessTokens: true,
+        // As from a TLS-terminating proxy in front of the server (RFC 9440).
+        getCertificate: (ctx) => {
+          const value = ctx.get('client-cert');
+          return /^:[A-Za-z0-9+/=]+:$/.test(value)
+            ? new X509Certificate(Buffer.from(value.slice(1, -1), 'base64'))
+            : undefined;
+        },
+      },
       introspection: {
         enabled: true,
         // The resource server may introspect any token; a client only its own.

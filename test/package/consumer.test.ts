@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import ts from 'typescript';
+import { clientCertHeader, testPki } from '../helpers/pki.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -171,6 +172,28 @@ const dpop = new DPoPBearer({
 console.log(JSON.stringify([dpop.schemeName, dpop.securityScheme]));
 `,
     prints: ['dpopAuth', { type: 'http', scheme: 'DPoP' }],
+  },
+  './mtls': {
+    // Its declarations name node:crypto's X509Certificate: a Node user's types.
+    peers: ['@types/node'],
+    source: `
+import type { X509Certificate } from 'node:crypto';
+import { authenticate, edge, resolveAuth, type AuthOf } from 'vouch';
+import { ClientCertificateAuth } from 'vouch/mtls';
+
+const front = edge({ trustedProxies: 'loopback' });
+const mtls = new ClientCertificateAuth({
+  edge: front,
+  map: (certificate: X509Certificate) => ({ subject: certificate.subject }),
+});
+// As a TLS-terminating proxy on this host forwards the client's certificate (RFC 9440).
+const headers = { 'client-cert': '${clientCertHeader(testPki().client.der)}' };
+const request = { method: 'GET', url: '/', headers, socket: { remoteAddress: '127.0.0.1' } };
+const result = await authenticate(resolveAuth(mtls, 'consumer') ?? [], request, { realm: 'api' });
+const subject: AuthOf<typeof mtls>['subject'] = 'CN=grace';
+console.log(JSON.stringify([result.ok && result.value, subject, mtls.securityScheme]));
+`,
+    prints: [{ subject: 'CN=client-1' }, 'CN=grace', { type: 'mutualTLS' }],
   },
   './fastify': {
     peers: FASTIFY,

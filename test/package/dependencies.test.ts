@@ -31,6 +31,7 @@ const PEERS: Readonly<Record<string, readonly string[]>> = {
   './jwt': ['jose'],
   './oauth': [],
   './dpop': ['jose'],
+  './mtls': [],
   './hono': ['hono'],
   './express': ['express'],
   './nestjs': ['@nestjs/common', '@nestjs/core'],

@@ -4,7 +4,7 @@
 // import are read the same way. The Fastify adapter and its OpenAPI plugin run on Node only.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -30,18 +30,28 @@ export const PORTABLE_EXPORTS: Readonly<Record<string, string>> = {
 
 /**
  * Package exports allowed to import Node builtins: they run inside Fastify, Express or NestJS (on
- * either), on Node.
+ * either), on Node, or read what only Node gives (`vouch/mtls`: its X509Certificate).
  */
 const NODE_ONLY_EXPORTS = [
   './express',
   './fastify',
   './fastify/openapi',
+  './mtls',
   './nestjs',
   './package.json',
 ];
 
 /** Third-party packages the portable entries may import; each is checked like our own code. */
-const ALLOWED_PACKAGES = ['@noble/hashes', 'cookie', 'hono', 'jose'];
+const ALLOWED_PACKAGES = [
+  '@noble/hashes',
+  'cookie',
+  'hono',
+  'jose',
+  // proxy-addr (Express's trusted-proxy lists) and what it requires.
+  'proxy-addr',
+  'forwarded',
+  'ipaddr.js',
+];
 
 const NODE_GLOBALS = new Set(['Buffer', 'process']);
 
@@ -98,7 +108,12 @@ function walk(entry: string): string[] {
     },
     (specifier, chain) => {
       if (ALLOWED_PACKAGES.includes(packageName(specifier))) {
-        return fileURLToPath(import.meta.resolve(specifier));
+        // A package's own dependencies resolve from where it lies (proxy-addr has its own
+        // ipaddr.js), as Node resolves its `require` calls.
+        const importer = chain.at(-1) ?? '';
+        return importer.includes('node_modules/')
+          ? createRequire(join(root, importer)).resolve(specifier)
+          : fileURLToPath(import.meta.resolve(specifier));
       }
       problems.push(`${chain.join(' → ')} imports '${specifier}', not in ALLOWED_PACKAGES`);
       return undefined;

@@ -1,0 +1,5 @@
+export {
+  ClientCertificateAuth,
+  type CertificateMap,
+  type ClientCertificateAuthOptions,
+} from './client-certificate-auth.js';
