@@ -120,7 +120,10 @@ describe('the server process', { concurrency: true }, () => {
       server.stderr(),
       /^vouch: cannot start: REDIS_URL: cannot use \S+: Redis did not answer within 1000 ms$/m,
     );
-    assert.ok(Date.now() - started < 10_000, `exited after ${Date.now() - started} ms`);
+    // Redis gets 1 s; a process that waited on the silent server would never exit. The bound only
+    // tells exiting from hanging: starting the process under tsx on a busy 2-core machine has
+    // taken up to 10 s by itself.
+    assert.ok(Date.now() - started < 30_000, `exited after ${Date.now() - started} ms`);
   });
 
   it('prints demo credentials once on a new database; they work; SIGTERM exits 0', async (t) => {
