@@ -115,6 +115,13 @@ describe('verifyDPoPProof (RFC 9449 §4.3)', () => {
         }),
     ],
     [
+      'RFC 7515 §4.1.11: a critical extension',
+      () =>
+        new SignJWT({ htm: 'GET', htu: URL_, iat: at, jti: 'j', ath: athOf(TOKEN) })
+          .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk, crit: ['x'], x: 1 })
+          .sign(key.privateKey, { crit: { x: true } }),
+    ],
+    [
       '§4.3 (6): signed by another key',
       async () => {
         const other = await proofKey('ES256');

@@ -1,10 +1,9 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { compactVerify, decodeJwt, decodeProtectedHeader, type JWK, type JWTPayload } from 'jose';
-import { utf8 } from '../core/utf8.js';
-import { toBase64url } from '../internal/base64.js';
+import { decodeJwt, decodeProtectedHeader, type JWK, type JWTPayload } from 'jose';
 import type { DPoPNonces } from './dpop-nonces.js';
-import { embeddedKey } from './embedded-key.js';
+import { embeddedKey, type EmbeddedKey } from './embedded-key.js';
 import { normalizeHtu } from './normalize-htu.js';
+import { isSignedBy } from './proof-signature.js';
+import { sha256url } from './sha256-url.js';
 
 /** What a DPoP proof must match: the request it came with, and the server's rules. */
 export interface DPoPProofExpectations {
@@ -54,7 +53,7 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 /**
  * Checks a DPoP proof JWT against the request it came with (RFC 9449 §4.3), cheapest first:
- * compact JWS; `typ` `dpop+jwt`; `alg` allowed; a public `jwk`; `htm`, `htu`, `iat` within
+ * compact JWS; `typ` `dpop+jwt`; no `crit`; `alg` allowed; a public `jwk`; `htm`, `htu`, `iat` within
  * `[now - maxAge, now]` (give or take `clockTolerance`), a `jti`, `ath` the token's SHA-256;
  * the server's `nonce` when it has nonces (else `use_dpop_nonce`, with the nonce of the moment);
  * then the signature with the `jwk`. What is left to the caller: the token's `cnf.jkt` against
@@ -82,6 +81,8 @@ export async function verifyDPoPProof(
   }
   const { alg, jwk } = header;
   if (!isDPoPType(header['typ'])) return INVALID;
+  // RFC 7515 §4.1.11: no JWS extension is understood here, so none may be critical.
+  if (Object.hasOwn(header, 'crit')) return INVALID;
   if (typeof alg !== 'string' || !expected.algorithms.includes(alg)) return INVALID;
   if (!isPublicJwk(jwk)) return INVALID;
   const freshUntil = freshness(claims, expected);
@@ -93,18 +94,18 @@ export async function verifyDPoPProof(
       return { valid: false, error: 'use_dpop_nonce', nonce: nonces.issue(expected.now) };
     }
   }
-  let jkt: string;
+  let embedded: EmbeddedKey;
   try {
-    const embedded = await embeddedKey(alg, jwk, expected.now);
-    await compactVerify(proof, embedded.key, { algorithms: [alg] });
-    jkt = embedded.jkt;
+    embedded = await embeddedKey(alg, jwk, expected.now);
   } catch {
-    // The proof, its key and its algorithm are all the client's: whatever jose (JOSEError, a
-    // TypeError for an RSA key under 2048 bits) or WebCrypto (a DOMException for a point off the
-    // curve) throws of them, the proof proves nothing.
+    // The key and its algorithm are the client's: whatever jose (JOSEError, a TypeError for an
+    // RSA key under 2048 bits) or WebCrypto (a DOMException for a point off the curve) throws of
+    // them, the proof proves nothing.
     return INVALID;
   }
-  const replayKey = toBase64url(sha256(utf8(`${jkt}.${String(claims.jti)}`)));
+  if (!(await isSignedBy(proof, alg, embedded.key, embedded.check))) return INVALID;
+  const { jkt } = embedded;
+  const replayKey = sha256url(`${jkt}.${String(claims.jti)}`);
   return { valid: true, jkt, replayKey, expiresAt: freshUntil };
 }
 
@@ -119,7 +120,7 @@ function freshness(claims: JWTPayload, expected: DPoPProofExpectations): number 
   const url = normalizeHtu(htu);
   if (url === undefined || url !== normalizeHtu(expected.url)) return undefined;
   if (typeof jti !== 'string' || jti === '') return undefined;
-  if (ath !== toBase64url(sha256(utf8(expected.accessToken)))) return undefined;
+  if (ath !== sha256url(expected.accessToken)) return undefined;
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return undefined;
   const { maxAge, clockTolerance } = expected;
   const now = expected.now / 1000;

@@ -1,7 +1,9 @@
 // The entry points that must run on any JavaScript runtime (Node, Bun, Deno, Workers): walked
 // module by module from their sources, none may import a Node builtin (`node:crypto`, or `fs` by
 // its bare name) or use Node's globals `Buffer` and `process`; the third-party packages they
-// import are read the same way. The Fastify adapter and its OpenAPI plugin run on Node only.
+// import are read the same way. The Fastify adapter and its OpenAPI plugin run on Node only. A
+// module may still look for what a runtime offers through `globalThis`, with a portable way kept
+// for where it is missing (src/internal/node-crypto.ts).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
