@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import * as oauth from 'oauth4webapi';
+import { DPOP_ALGORITHMS } from '../src/dpop/index.js';
 import { REDIRECT_URI, startAuthorizationServer } from '../test/helpers/authorization-server.js';
 import { startExample, type RunningExample } from '../test/helpers/example.js';
 import { freePort, until } from '../test/helpers/wait.js';
@@ -136,6 +137,8 @@ describe('examples/mcp.ts', () => {
         authorization_servers: [as.issuer],
         scopes_supported: ['mcp:admin', 'mcp:tools'],
         bearer_methods_supported: ['header'],
+        dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
+        dpop_bound_access_tokens_required: false,
       });
     });
 

@@ -29,6 +29,8 @@ export interface ProtectedResourceMetadata {
   readonly authorization_servers: readonly string[];
   readonly scopes_supported?: readonly string[];
   readonly bearer_methods_supported: readonly string[];
+  readonly dpop_signing_alg_values_supported?: readonly string[];
+  readonly dpop_bound_access_tokens_required?: boolean;
   readonly resource_name?: string;
   readonly resource_documentation?: string;
   readonly resource_policy_uri?: string;
@@ -84,9 +86,13 @@ export class ProtectedResource {
 
   /**
    * The metadata document, given the scopes the declarations of its routes require (sorted,
-   * each once; left out when there are none).
+   * each once; left out when there are none) and, when DPoP-bound tokens are accepted, the proof
+   * algorithms and whether only those are.
    */
-  metadata(scopes: Iterable<string>): ProtectedResourceMetadata {
+  metadata(
+    scopes: Iterable<string>,
+    dpop?: { readonly algorithms: Iterable<string>; readonly required: boolean },
+  ): ProtectedResourceMetadata {
     const supported = [...new Set(scopes)].sort();
     const details = this.#details;
     return {
@@ -95,6 +101,12 @@ export class ProtectedResource {
       ...(supported.length === 0 ? {} : { scopes_supported: supported }),
       // vouch's Bearer reads the Authorization header only (a query token is ambiguous).
       bearer_methods_supported: ['header'],
+      ...(dpop === undefined
+        ? {}
+        : {
+            dpop_signing_alg_values_supported: [...new Set(dpop.algorithms)],
+            dpop_bound_access_tokens_required: dpop.required,
+          }),
       ...(details.resourceName === undefined ? {} : { resource_name: details.resourceName }),
       ...(details.resourceDocumentation === undefined
         ? {}

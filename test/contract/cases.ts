@@ -59,6 +59,9 @@ const METADATA_BODY = {
   authorization_servers: ['https://login.example'],
   scopes_supported: ['mcp:read', 'mcp:tools'],
   bearer_methods_supported: ['header'],
+  // The DPoP routes take the resource's tokens bound, its other routes as Bearer too.
+  dpop_signing_alg_values_supported: ['ES256'],
+  dpop_bound_access_tokens_required: false,
 };
 /** A 403 naming every scope needed, pointing to the resource's metadata. */
 const resourceInsufficient = (scopes: string) => ({
