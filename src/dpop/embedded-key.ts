@@ -34,7 +34,11 @@ export async function embeddedKey(alg: string, jwk: JWK, now: number): Promise<E
   if (modulusLength !== undefined && modulusLength < 2048) {
     throw new TypeError(`${alg} requires a key of 2048 bits or more`);
   }
-  const made = { key, jkt: await calculateJwkThumbprint(jwk), check: signatureCheck(alg, key, nodeCrypto) };
+  const made = {
+    key,
+    jkt: await calculateJwkThumbprint(jwk),
+    check: signatureCheck(alg, key, nodeCrypto),
+  };
   kept.set(id, made, now + KEPT_FOR, now);
   return made;
 }
