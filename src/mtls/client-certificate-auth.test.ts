@@ -63,11 +63,13 @@ describe('ClientCertificateAuth', () => {
     assert.deepEqual(await bySubject.verify(forwarded(undefined)), { state: 'absent' });
   });
 
-  it('is documented as mutualTLS, and sends no challenge (HTTP has no scheme for it)', () => {
+  it('is documented as mutualTLS, sends no challenge (HTTP has no scheme for it), answers privately', () => {
     assert.equal(bySubject.schemeName, 'mutualTLS');
     assert.deepEqual(bySubject.securityScheme, { type: 'mutualTLS' });
     assert.equal(bySubject.challenge('api', true), undefined);
     assert.equal(bySubject.readsCredential, false);
+    // No Authorization header keeps a shared cache from storing its answers (RFC 9111 §3.5).
+    assert.equal(bySubject.privateResponses, true);
     const named = new ClientCertificateAuth({
       edge: front,
       map: () => true,

@@ -47,7 +47,8 @@ export interface ClientCertificateAuthOptions<TAuth> extends AuthenticatorOption
  * Documented as `{ type: 'mutualTLS' }` under the name `mutualTLS`. It sends no challenge: HTTP
  * has no authentication scheme for a certificate, which the client gives in the TLS handshake
  * or not at all (RFC 8705 defines none either), so a 401 it alone refuses carries no
- * `WWW-Authenticate`, like a session's.
+ * `WWW-Authenticate`, like a session's. What it accepts is answered `Cache-Control: private`, as
+ * for an API key: no `Authorization` header keeps shared caches from storing it.
  *
  * @example
  * const front = edge({ trustedProxies: 'loopback' });
@@ -81,6 +82,11 @@ export class ClientCertificateAuth<TAuth = unknown> extends Authenticator<TAuth>
 
   override get securityScheme(): SecurityScheme {
     return this.#scheme;
+  }
+
+  /** A shared cache may store what answers a request without `Authorization` (RFC 9111 §3.5). */
+  override get privateResponses(): boolean {
+    return true;
   }
 
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {

@@ -22,6 +22,7 @@ import type { Request as PlaywrightRequest } from 'playwright-core';
 import swaggerUi from 'swagger-ui-express';
 import type { Authenticator } from '../../src/core/authenticator.js';
 import type { RequestView } from '../../src/core/request.js';
+import { edge } from '../../src/index.js';
 import { DPoPBearer, memoryReplayStore } from '../../src/dpop/index.js';
 import { dpopNonces } from '../../src/dpop/dpop-nonces.js';
 import {
@@ -37,6 +38,7 @@ import {
 import { vouch } from '../../src/fastify/index.js';
 import { vouchOpenapi } from '../../src/fastify/openapi/index.js';
 import { JwtBearer } from '../../src/jwt/index.js';
+import { ClientCertificateAuth } from '../../src/mtls/index.js';
 import {
   chainRequestInterceptorsSource,
   csrfRequestInterceptorSource,
@@ -54,7 +56,6 @@ import {
   startAuthorizationServer,
   type AuthorizationServer,
 } from '../helpers/authorization-server.js';
-import { certificateAuthenticator } from '../helpers/sender-constrained.js';
 import { freePort } from '../helpers/wait.js';
 import { openChromium } from './swagger-ui.js';
 
@@ -62,6 +63,11 @@ const RESOURCE = 'https://api.test/pets';
 const PATH = '/api/dpop';
 const CERTIFICATE_PATH = '/api/certificate';
 const NONCE_SECRET = 'a-nonce-secret-of-32-characters!!';
+/** Client certificates, for the Authorize dialog: no request of the test presents one. */
+const certificate = new ClientCertificateAuth({
+  edge: edge(),
+  map: (presented) => presented.subject,
+});
 
 /** What the route answers: who the token names, and the key it is bound to. */
 function answer(auth: JWTPayload): { sub: unknown; jkt: unknown } {
@@ -202,13 +208,15 @@ async function serve(
     typ: 'at+jwt',
   });
   // The page addresses the app at its own origin: htu is that origin and the request's path.
-  const edge = { publicUrl: ({ url }: RequestView) => `${origin}${url.split('?')[0]}` };
+  const atOrigin = { publicUrl: ({ url }: RequestView) => `${origin}${url.split('?')[0]}` };
   const replay = memoryReplayStore();
-  const certificate = certificateAuthenticator();
-  const plain = await engine(t, { dpop: new DPoPBearer({ tokens, edge, replay }), certificate });
+  const plain = await engine(t, {
+    dpop: new DPoPBearer({ tokens, edge: atOrigin, replay }),
+    certificate,
+  });
   const nonces = { secret: NONCE_SECRET };
   const nonced = await engine(t, {
-    dpop: new DPoPBearer({ tokens, edge, replay, nonces }),
+    dpop: new DPoPBearer({ tokens, edge: atOrigin, replay, nonces }),
     certificate,
   });
   const server = createServer((request, response) => {
@@ -272,10 +280,8 @@ for (const [name, engine] of Object.entries(engines)) {
         const note = (await form.locator('.vouch-dpop-key').textContent()) ?? '';
         assert.equal(note, `${DPOP_KEY_NOTE} ${jkt}`);
         assert.equal(await form.locator('#auth-dpop-value').count(), 1, 'a field for the token');
-        const certificate = modal
-          .locator('.auth-container')
-          .filter({ hasText: 'clientCertificate' });
-        assert.match((await certificate.textContent()) ?? '', /clientCertificate\s+\(mutualTLS\)/);
+        const certificate = modal.locator('.auth-container').filter({ hasText: 'mutualTLS' });
+        assert.match((await certificate.textContent()) ?? '', /mutualTLS\s+\(mutualTLS\)/);
         assert.equal(await certificate.locator('.vouch-mutual-tls').textContent(), MUTUAL_TLS_NOTE);
         assert.equal((await modal.textContent())?.includes('Unknown security definition'), false);
         await docs.shot('authorize-dpop-key');

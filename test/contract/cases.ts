@@ -3,11 +3,13 @@ import { decodeJwt } from 'jose';
 import { issueCsrfToken } from '../../src/csrf/index.js';
 import { dpopNonces } from '../../src/dpop/dpop-nonces.js';
 import { proofKey, signProof, type ProofInit, type ProofKey } from '../helpers/dpop-proof.js';
+import { clientCertHeader, thumbprint, type Issued } from '../helpers/pki.js';
 import {
   accessToken,
   BOB,
   csrf,
   NONCE_SECRET,
+  pki,
   SAM,
   type Method,
   type Shape,
@@ -227,6 +229,82 @@ const dpopRows: readonly (readonly [string, ContractRequest, Expected])[] = [
       await dpop('/mcp/dpop-nonce', BOUND, { claims: { nonce: NONCE_NOW[0] } }),
     ),
     { status: 200, auth: decodeJwt(BOUND), challenges: [] },
+  ],
+];
+
+// Client certificates: the suite's client is the app's trusted proxy, which forwards them as
+// Client-Cert (RFC 9440); the certificates are the run's test PKI. A certificate authenticates
+// in no HTTP scheme, so its refusals send no challenge; a token bound to one is Bearer's.
+const forwarded = (issued: Issued) => ({ 'client-cert': clientCertHeader(issued.der) });
+const CLIENT_CERT = clientCertHeader(pki.client.der);
+const CERTIFICATE_BOUND = await accessToken({
+  scope: 'mcp:tools',
+  cnf: { 'x5t#S256': thumbprint(pki.client.der) },
+});
+const boundWith = (headers: Headers) => ({ ...bearer(CERTIFICATE_BOUND), ...headers });
+const certificateRows: readonly (readonly [string, ContractRequest, Expected])[] = [
+  [
+    'mTLS: a certificate of the test CA, forwarded by the trusted proxy, private',
+    get('/mtls', forwarded(pki.client)),
+    { status: 200, auth: { partner: 'CN=client-1' }, cacheControl: 'private', challenges: [] },
+  ],
+  ['mTLS: no certificate, 401 without challenge', get('/mtls'), unauthorized([])],
+  [
+    'mTLS: a certificate of another CA, refused by map',
+    get('/mtls', forwarded(pki.stranger)),
+    unauthorized([]),
+  ],
+  ['mTLS: an expired certificate', get('/mtls', forwarded(pki.expired)), unauthorized([])],
+  ['mTLS: a certificate not yet valid', get('/mtls', forwarded(pki.notYetValid)), unauthorized([])],
+  [
+    'mTLS: a Client-Cert that is no Byte Sequence (no colons)',
+    get('/mtls', { 'client-cert': CLIENT_CERT.slice(1, -1) }),
+    unauthorized([]),
+  ],
+  [
+    'mTLS: a Client-Cert whose bytes are no certificate',
+    get('/mtls', { 'client-cert': ':AQID:' }),
+    unauthorized([]),
+  ],
+  [
+    'mTLS: Client-Cert on two lines',
+    get('/mtls', { 'client-cert': [CLIENT_CERT, CLIENT_CERT] }),
+    unauthorized([]),
+  ],
+  [
+    'mTLS: Client-Cert from a peer the edge does not trust is forged',
+    get('/mtls/elsewhere', forwarded(pki.client)),
+    unauthorized([]),
+  ],
+  [
+    'certificate-bound token: with its certificate',
+    get('/mcp/certificate', boundWith(forwarded(pki.client))),
+    { status: 200, auth: decodeJwt(CERTIFICATE_BOUND), challenges: [] },
+  ],
+  [
+    'certificate-bound token: with another certificate',
+    get('/mcp/certificate', boundWith(forwarded(pki.otherClient))),
+    unauthorized([MCP_BEARER_INVALID]),
+  ],
+  [
+    'certificate-bound token: without a certificate',
+    get('/mcp/certificate', boundWith({})),
+    unauthorized([MCP_BEARER_INVALID]),
+  ],
+  [
+    'certificate-bound token: with a malformed Client-Cert',
+    get('/mcp/certificate', boundWith({ 'client-cert': [CLIENT_CERT, CLIENT_CERT] })),
+    unauthorized([MCP_BEARER_INVALID]),
+  ],
+  [
+    'certificate-bound route: an unbound token, without a certificate',
+    get('/mcp/certificate', bearer(UNBOUND)),
+    { status: 200, auth: decodeJwt(UNBOUND), challenges: [] },
+  ],
+  [
+    'certificate-bound route: an unbound token with a malformed Client-Cert is refused',
+    get('/mcp/certificate', { ...bearer(UNBOUND), 'client-cert': ':AQ ID:' }),
+    unauthorized([MCP_BEARER_INVALID]),
   ],
 ];
 
@@ -779,7 +857,11 @@ export const cases: readonly ContractCase[] = [
   ...rows.map(([name, request, expected, shape]) =>
     shape === undefined ? { name, request, expected } : { name, request, expected, shape },
   ),
-  ...dpopRows.map(([name, request, expected]) => ({ name, request, expected })),
+  ...[...dpopRows, ...certificateRows].map(([name, request, expected]) => ({
+    name,
+    request,
+    expected,
+  })),
   {
     name: 'DPoP: a proof sent again is refused',
     before: get('/mcp/dpop', REPLAYED),

@@ -1,4 +1,5 @@
 // The application every adapter builds for the contract suite, declared once without an engine.
+import { X509Certificate } from 'node:crypto';
 import { generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import {
   allOf,
@@ -7,6 +8,7 @@ import {
   APIKeyQuery,
   AuthenticationError,
   AuthorizationError,
+  edge,
   HttpBasic,
   grantedScopes,
   HttpBearer,
@@ -18,8 +20,10 @@ import {
 import { createCsrfVerifier, type CsrfOptions } from '../../src/csrf/index.js';
 import { DPoPBearer } from '../../src/dpop/index.js';
 import { JwtBearer } from '../../src/jwt/index.js';
+import { ClientCertificateAuth } from '../../src/mtls/index.js';
 import { protectedResource } from '../../src/oauth/index.js';
 import { MemorySessionStore, SessionAuth } from '../../src/session/index.js';
+import { testPki } from '../helpers/pki.js';
 
 /** An error of the application's own, with an exception handler registered for it. */
 export class TeapotError extends Error {}
@@ -96,6 +100,34 @@ export const dpopWithNonces = new DPoPBearer({
   tokens: jwt,
   algorithms: ['ES256'],
   nonces: { secret: NONCE_SECRET },
+});
+
+// Client certificates (RFC 8705, RFC 9440): the app stands behind a TLS-terminating proxy on
+// this host, which forwards each verified certificate as Client-Cert. The suite's client, on
+// 127.0.0.1, plays that proxy.
+/** The test CA and its certificates, made once per test process (each engine's run). */
+export const pki = testPki();
+const TEST_CA = new X509Certificate(pki.ca.cert);
+/** The edge of an app whose proxy runs on this host. */
+const front = edge({ trustedProxies: 'loopback' });
+/** A partner holds a certificate the test CA signed (map checks it): `auth` is its subject. */
+export const partners = new ClientCertificateAuth({
+  edge: front,
+  map: (certificate) =>
+    certificate.verify(TEST_CA.publicKey) ? { partner: certificate.subject } : undefined,
+});
+/** The same, on an edge whose proxies are elsewhere: a Client-Cert from loopback is forged. */
+export const partnersElsewhere = new ClientCertificateAuth({
+  edge: edge({ trustedProxies: '10.0.0.0/8' }),
+  map: (certificate) => ({ partner: certificate.subject }),
+});
+/** The resource's JWTs, certificate-bound ones (`cnf` `x5t#S256`) over their certificate only. */
+export const certificateJwt = new JwtBearer({
+  resource,
+  issuer: ISSUER,
+  keys: signing.publicKey,
+  algorithms: ['RS256'],
+  clientCertificates: front,
 });
 
 export const basic = new HttpBasic({
@@ -275,6 +307,10 @@ export const app: AppDeclaration = {
     { method: 'GET', path: '/mcp/dpop', auth: dpop, scopes: ['mcp:tools'] },
     { method: 'GET', path: '/mcp/dpop-or-bearer', auth: [dpop, jwt], scopes: ['mcp:tools'] },
     { method: 'GET', path: '/mcp/dpop-nonce', auth: dpopWithNonces },
+    // Client certificates forwarded by the proxy; certificate-bound tokens (RFC 8705 §3).
+    { method: 'GET', path: '/mtls', auth: partners },
+    { method: 'GET', path: '/mtls/elsewhere', auth: partnersElsewhere },
+    { method: 'GET', path: '/mcp/certificate', auth: certificateJwt, scopes: ['mcp:tools'] },
     // Another Bearer's scopes are not the resource's.
     { method: 'GET', path: '/pets/write', auth: bearer, scopes: ['pets:write'] },
   ],

@@ -9,7 +9,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import express, { type RequestHandler } from 'express';
-import { allOf, HttpBearer, type AuthSpec } from '../../src/index.js';
+import { allOf, edge, HttpBearer, type AuthSpec } from '../../src/index.js';
 import { DPoPBearer } from '../../src/dpop/index.js';
 import { vouchOpenapi } from '../../src/fastify/openapi/index.js';
 import {
@@ -18,8 +18,8 @@ import {
 } from '../../src/express/index.js';
 import { documentSecurity as documentHono, requireAuth as honoAuth } from '../../src/hono/index.js';
 import { JwtBearer } from '../../src/jwt/index.js';
+import { ClientCertificateAuth } from '../../src/mtls/index.js';
 import { build } from '../helpers/build.js';
-import { certificateAuthenticator } from '../helpers/sender-constrained.js';
 
 const dpop = new DPoPBearer({
   tokens: new JwtBearer({
@@ -30,7 +30,10 @@ const dpop = new DPoPBearer({
   }),
   edge: { publicUrl: ({ url }) => `https://api.test${url.split('?')[0]}` },
 });
-const certificate = certificateAuthenticator();
+const certificate = new ClientCertificateAuth({
+  edge: edge(),
+  map: (certificate) => certificate.subject,
+});
 const bearer = new HttpBearer({ tokens: new Map([['t', 'ann']]) });
 
 /** One route of the illustrated API: what it declares on every engine. */
@@ -52,7 +55,7 @@ const routes: readonly Declared[] = [
 ];
 
 const dpopReq = { dpopAuth: [] };
-const certificateReq = { clientCertificate: [] };
+const certificateReq = { mutualTLS: [] };
 const bearerReq = { bearerAuth: [] };
 
 // Every operation: its exact `security` and its error statuses.
@@ -69,7 +72,7 @@ const expected: Record<string, [security: unknown, errors: string[]]> = {
     ['400', '401', '503'],
   ],
   'get /dpop-scoped': [[{ dpopAuth: ['pets:read'] }], ['400', '401', '403', '503']],
-  'get /certificate-scoped': [[{ clientCertificate: ['pets:read'] }], ['401', '403']],
+  'get /certificate-scoped': [[{ mutualTLS: ['pets:read'] }], ['401', '403']],
 };
 
 interface Response {
@@ -152,7 +155,7 @@ describe('sender-constrained schemes in the description (issue #28, contract §8
       assert.deepEqual(document.components.securitySchemes, {
         dpopAuth: { type: 'http', scheme: 'DPoP' },
         bearerAuth: { type: 'http', scheme: 'bearer' },
-        clientCertificate: { type: 'mutualTLS' },
+        mutualTLS: { type: 'mutualTLS' },
       });
       for (const [operation, [security, errors]] of Object.entries(expected)) {
         const [method, path] = operation.split(' ') as [string, string];
