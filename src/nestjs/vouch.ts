@@ -116,7 +116,7 @@ export class Vouch {
     if (this.#warned) return;
     this.#warned = true;
     logger.warn(
-      `${where} was authenticated by vouch's guard, after the request's body was read: the HTTP adapter's request hook did not run (did something replace it with setOnRequestHook()?)`,
+      `${where} was authenticated by vouch's guard, after the request's body was read: the HTTP adapter's request hook did not run (did something replace it with setOnRequestHook()?) or could not tell the route (an @All() route with parameters on Nest 11's FastifyAdapter)`,
     );
   }
 }
