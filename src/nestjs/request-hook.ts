@@ -10,6 +10,7 @@ import { authenticateRoute } from './authenticate-route.js';
 import { openState } from './request-state.js';
 import { recordRoute } from './registered-routes.js';
 import { kRoute, routeTag, type RouteEntry, type RouteTable } from './route-table.js';
+import type { Vouch } from './vouch.js';
 import type { HeaderWriter } from './vouch-exception.js';
 
 /** Finds the route a request goes to, before the platform routes it (Express) or as it did. */
@@ -29,7 +30,11 @@ export type RequestHook = (
  * refuses the request goes to Nest's exception layer, as a guard's exception would; requests to
  * no route of a controller (the docs page, a 404) are left alone, as guards leave them.
  */
-export function requestHook(findRoute: RouteFinder, writer: HeaderWriter): RequestHook {
+export function requestHook(
+  findRoute: RouteFinder,
+  vouch: Vouch,
+  writer: HeaderWriter,
+): RequestHook {
   return function vouchRequestHook(request, response, done) {
     const entry = findRoute(request);
     if (entry === undefined) {
@@ -42,7 +47,7 @@ export function requestHook(findRoute: RouteFinder, writer: HeaderWriter): Reque
       done();
       return;
     }
-    const outcome = authenticateRoute(entry, request, response, writer);
+    const outcome = authenticateRoute(vouch, entry, request, response, writer);
     if (isPromiseLike(outcome)) outcome.then(done, done);
     else done(outcome);
   };
