@@ -1,22 +1,25 @@
 import type { Requirement } from '../core/auth-spec.js';
 import { evaluate, type AuthResult } from '../core/authenticate.js';
-import { CsrfError, type VouchError } from '../core/errors.js';
+import { CsrfError, StoreUnavailableError, type VouchError } from '../core/errors.js';
 import { isPromiseLike } from '../core/outcome.js';
-import { asError } from '../internal/handler-for.js';
+import { answeredByVouch, asError } from '../internal/handler-for.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
 import { thrownByHook } from './hook-error.js';
 import { openState, setAuth, type RequestState } from './request-state.js';
 import { requestView } from './request-view.js';
 import type { RouteEntry } from './route-table.js';
+import type { Vouch } from './vouch.js';
 import { vouchException, type HeaderWriter } from './vouch-exception.js';
 
 /**
  * Authenticates a request to the route of `entry`, which requires authentication: `undefined`
  * once it is (the winner's value is the request's `auth`), else what to hand to Nest's exception
  * layer: an `HttpException` for vouch's own refusal, whose challenges are set on `response`, or
- * what a hook threw. Synchronous when every verdict is.
+ * what a hook threw (one of vouch's errors as an `HttpException` too, when vouch's exception
+ * filter is off). Synchronous when every verdict is.
  */
 export function authenticateRoute(
+  vouch: Vouch,
   entry: RouteEntry,
   request: object,
   response: unknown,
@@ -30,11 +33,12 @@ export function authenticateRoute(
     declaration.engine,
   );
   return isPromiseLike(result)
-    ? result.then((settled) => conclude(settled, state, request, response, writer))
-    : conclude(result, state, request, response, writer);
+    ? result.then((settled) => conclude(vouch, settled, state, request, response, writer))
+    : conclude(vouch, result, state, request, response, writer);
 }
 
 function conclude(
+  vouch: Vouch,
   result: AuthResult,
   state: RequestState,
   request: object,
@@ -53,9 +57,14 @@ function conclude(
     }
     return undefined;
   }
+  const { error, challenges, headers } = result;
   if (!result.thrown) {
-    const { error, challenges, headers } = result;
     return vouchException(error as VouchError, challenges, response, writer, headers);
+  }
+  if (!vouch.filtered && answeredByVouch(error)) {
+    // Nest's own filter answers HttpExceptions only: vouch's errors become theirs, as refusals do.
+    if (error instanceof StoreUnavailableError) vouch.logOutage(error);
+    return vouchException(error, challenges, response, writer, headers);
   }
   state.challenges = result.challenges;
   state.refusalHeaders = result.headers;

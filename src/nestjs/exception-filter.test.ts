@@ -6,14 +6,20 @@ import {
   Get,
   ImATeapotException,
   Module,
+  ServiceUnavailableException,
   UnauthorizedException,
   type ArgumentsHost,
   type ExceptionFilter,
   type Type,
 } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { AuthenticationError, AuthorizationError, HttpBearer } from '../index.js';
-import { KeptLogs, PLATFORMS, startNest } from '../../test/helpers/nest.js';
+import {
+  AuthenticationError,
+  AuthorizationError,
+  HttpBearer,
+  StoreUnavailableError,
+} from '../index.js';
+import { adapterOf, createNest, KeptLogs, PLATFORMS, startNest } from '../../test/helpers/nest.js';
 import { Auth, VouchModule } from './index.js';
 
 class TeapotError extends Error {}
@@ -23,6 +29,7 @@ const bearer = new HttpBearer({
     if (token === 'teapot') throw new TeapotError('hook');
     if (token === 'nest') throw new ImATeapotException({ detail: 'from Nest' });
     if (token === 'expired') throw new AuthenticationError('Token expired');
+    if (token === 'down') throw new StoreUnavailableError('the token table is locked');
     return token === 'good' ? 'ann' : undefined;
   },
 });
@@ -178,5 +185,111 @@ describe('server faults', () => {
       logs.lines.filter((line) => line.includes('vouch')),
       ['error vouch: request failed'],
     );
+  });
+});
+
+describe('exceptionFilter: false', () => {
+  const logged: string[] = [];
+  const unfiltered = VouchModule.forRoot({
+    auth: bearer,
+    exceptionFilter: false,
+    log: (message) => logged.push(message),
+  });
+
+  /** The application: its own filters, if any, in its root module, which Nest tries last. */
+  function rootModule(...filters: ExceptionFilter[]): Type {
+    @Module({
+      imports: [unfiltered],
+      controllers: [Routes],
+      providers: filters.map((useValue) => ({ provide: APP_FILTER, useValue })),
+    })
+    class Root {}
+    return Root;
+  }
+
+  for (const platform of PLATFORMS) {
+    describe(`on Nest on ${platform}`, () => {
+      const start = async (t: Parameters<typeof startNest>[0], module: Type) => {
+        seen.length = 0;
+        logged.length = 0;
+        const { origin } = await startNest(t, platform, module);
+        return (path: string, token?: string) =>
+          fetch(`${origin}${path}`, {
+            headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+          });
+      };
+
+      it("hands the application's own catch-all filter every error, vouch's as HttpExceptions", async (t) => {
+        const get = await start(t, rootModule(filter(CatchAll, 599)));
+        const refused = await get('/private');
+        assert.equal(refused.status, 599);
+        assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="api"');
+        assert.ok(seen[0] instanceof UnauthorizedException);
+
+        // What a hook throws of vouch's: Nest's exception, the error its cause.
+        const expired = await get('/private', 'expired');
+        assert.equal(
+          expired.headers.get('www-authenticate'),
+          'Bearer realm="api", error="invalid_token"',
+        );
+        const unauthorized = seen[1] as UnauthorizedException;
+        assert.ok(unauthorized instanceof UnauthorizedException);
+        assert.deepEqual(unauthorized.getResponse(), { detail: 'Token expired' });
+        assert.ok(unauthorized.cause instanceof AuthenticationError);
+
+        const down = await get('/private', 'down');
+        assert.equal(down.headers.get('retry-after'), '5');
+        assert.ok(seen[2] instanceof ServiceUnavailableException);
+        assert.deepEqual(logged, ['vouch: credential store unavailable']);
+
+        // Anything else a hook throws, and vouch's errors a handler throws: as thrown.
+        assert.deepEqual(await (await get('/private', 'teapot')).json(), {
+          caught: 'TeapotError',
+        });
+        assert.ok(seen[3] instanceof TeapotError);
+        await get('/public');
+        assert.ok(seen[4] instanceof AuthorizationError);
+      });
+
+      it("leaves Nest's own filter to answer vouch's errors as the contract says", async (t) => {
+        const get = await start(t, rootModule());
+        const expired = await get('/private', 'expired');
+        assert.equal(expired.status, 401);
+        assert.equal(
+          expired.headers.get('www-authenticate'),
+          'Bearer realm="api", error="invalid_token"',
+        );
+        assert.deepEqual(await expired.json(), { detail: 'Token expired' });
+        const down = await get('/private', 'down');
+        assert.equal(down.status, 503);
+        assert.equal(down.headers.get('retry-after'), '5');
+        assert.deepEqual(await down.json(), { detail: 'Service Unavailable' });
+        // What is not vouch's is Nest's to answer: its own 500.
+        const teapot = await get('/private', 'teapot');
+        assert.equal(teapot.status, 500);
+        assert.deepEqual(await teapot.json(), {
+          statusCode: 500,
+          message: 'Internal server error',
+        });
+      });
+    });
+  }
+
+  it('refuses exceptionHandlers at start-up, which only its filter would call', async () => {
+    @Module({
+      imports: [
+        VouchModule.forRoot({
+          auth: bearer,
+          exceptionFilter: false,
+          exceptionHandlers: [[TeapotError, () => undefined]],
+        }),
+      ],
+      controllers: [Routes],
+    })
+    class Handled {}
+    await assert.rejects(createNest(Handled, adapterOf('express')), {
+      code: 'VOUCH_ERR_CONFIGURATION',
+      message: /exceptionHandlers/,
+    });
   });
 });

@@ -53,7 +53,7 @@ export function vouchExceptionFilter(
 ): ExceptionFilter {
   const handlers = handlersByClass(entries);
   const onOutage = (error: Error) => {
-    vouch.log('vouch: credential store unavailable', error);
+    vouch.logOutage(error);
   };
   // Its classes are the application's: a filter class of its own for each module.
   class VouchExceptionFilter implements ExceptionFilter {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
-import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { All, Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { HttpBearer } from '../index.js';
-import { PLATFORMS, startNest } from '../../test/helpers/nest.js';
+import { nestMajor, PLATFORMS, startNest } from '../../test/helpers/nest.js';
 import { VouchModule } from './index.js';
 
 const bearer = new HttpBearer({ tokens: new Map([['good', 'ann']]) });
@@ -17,6 +17,10 @@ class Routes {
   @Post('pets/:id/photos') @HttpCode(200) photo(@Body() body: unknown) {
     return { body };
   }
+
+  @All('any') any() {}
+
+  @All('any/:id') anyOne() {}
 }
 
 @Module({ imports: [VouchModule.forRoot({ auth: bearer })], controllers: [Routes] })
@@ -58,12 +62,28 @@ for (const platform of PLATFORMS) {
       assert.equal(await stalledPost(origin, ''), 'HTTP/1.1 401 Unauthorized');
       // A route with a parameter, which Fastify gets wrapped.
       assert.equal(await stalledPost(origin, '', '/pets/7/photos'), 'HTTP/1.1 401 Unauthorized');
+      // A route of every method, which Nest 11 gives Fastify without its config.
+      assert.equal(await stalledPost(origin, '', '/any'), 'HTTP/1.1 401 Unauthorized');
       // Authenticated, the same request waits for its body, as the parser must.
       assert.equal(
         await stalledPost(origin, 'authorization: Bearer good\r\n'),
         'no answer while the body was unfinished',
       );
     });
+
+    it(
+      'so does a route of every method with a parameter',
+      {
+        skip:
+          platform === 'fastify' &&
+          nestMajor('platform-fastify') < 12 &&
+          "Nest 11's FastifyAdapter gives Fastify such a route under a wrapper of its handler, without its config: vouch's guard authenticates it, after the body",
+      },
+      async (t) => {
+        const { origin } = await startNest(t, platform, AppModule);
+        assert.equal(await stalledPost(origin, '', '/any/7'), 'HTTP/1.1 401 Unauthorized');
+      },
+    );
 
     it("leaves alone what no controller's route serves: the platform's own routes, a 404", async (t) => {
       const { origin } = await startNest(t, platform, AppModule, {

@@ -9,7 +9,8 @@ import { PASS, STOP } from '../internal/precedence.js';
 import { authenticateRoute } from './authenticate-route.js';
 import { openState } from './request-state.js';
 import { recordRoute } from './registered-routes.js';
-import { kRoute, type RouteEntry, type RouteTable } from './route-table.js';
+import { kRoute, routeTag, type RouteEntry, type RouteTable } from './route-table.js';
+import type { Vouch } from './vouch.js';
 import type { HeaderWriter } from './vouch-exception.js';
 
 /** Finds the route a request goes to, before the platform routes it (Express) or as it did. */
@@ -29,7 +30,11 @@ export type RequestHook = (
  * refuses the request goes to Nest's exception layer, as a guard's exception would; requests to
  * no route of a controller (the docs page, a 404) are left alone, as guards leave them.
  */
-export function requestHook(findRoute: RouteFinder, writer: HeaderWriter): RequestHook {
+export function requestHook(
+  findRoute: RouteFinder,
+  vouch: Vouch,
+  writer: HeaderWriter,
+): RequestHook {
   return function vouchRequestHook(request, response, done) {
     const entry = findRoute(request);
     if (entry === undefined) {
@@ -42,7 +47,7 @@ export function requestHook(findRoute: RouteFinder, writer: HeaderWriter): Reque
       done();
       return;
     }
-    const outcome = authenticateRoute(entry, request, response, writer);
+    const outcome = authenticateRoute(vouch, entry, request, response, writer);
     if (isPromiseLike(outcome)) outcome.then(done, done);
     else done(outcome);
   };
@@ -62,17 +67,26 @@ export function fastifyRoute(table: RouteTable): RouteFinder {
 export interface FastifyRouteOptions {
   readonly method: string | readonly string[];
   readonly url: string;
-  readonly config?: { readonly [kRoute]?: unknown };
+  config?: { readonly [kRoute]?: unknown };
+  readonly handler?: unknown;
 }
 
-/** Fastify's `onRoute` hook: records in `routes` each route of a controller's handler. */
+/**
+ * Fastify's `onRoute` hook: records in `routes` each route of a controller's handler, and names
+ * the handler in the config of a route Nest registered without it (Nest 11 does so for `@All()`),
+ * from the tag the handler Nest gave Fastify carries.
+ */
 export function recordRoutes(
   table: RouteTable,
   routes: Map<string, RouteEntry>,
 ): (route: FastifyRouteOptions) => void {
   return (route) => {
-    const entry = table.entryOfTag(route.config?.[kRoute]);
-    if (entry !== undefined) recordRoute(routes, route, entry);
+    const configured = route.config?.[kRoute];
+    const tag = configured ?? routeTag(route.handler);
+    const entry = table.entryOfTag(tag);
+    if (entry === undefined) return;
+    if (configured === undefined) route.config = { ...route.config, [kRoute]: tag };
+    recordRoute(routes, route, entry);
   };
 }
 

@@ -81,8 +81,7 @@ export class RouteTable {
    * controller's handler, with the tag it copied from it; `undefined` for anything else.
    */
   entryOfRoute(handler: unknown): RouteEntry | undefined {
-    if (typeof handler !== 'function') return undefined;
-    return this.entryOfTag(reflector.get<unknown>(ROUTE_TAG, handler as () => void));
+    return this.entryOfTag(routeTag(handler));
   }
 
   /** The entry of a route whose tag (see {@link ROUTE_TAG}, {@link kRoute}) is `tag`. */
@@ -137,6 +136,13 @@ export class RouteTable {
     if (declaration.requirements !== null) this.#registry.add(declaration.requirements, where);
     return declaration;
   }
+}
+
+/** The tag (see {@link ROUTE_TAG}) of a function Nest registered for a controller's handler. */
+export function routeTag(handler: unknown): unknown {
+  return typeof handler === 'function'
+    ? reflector.get<unknown>(ROUTE_TAG, handler as () => void)
+    : undefined;
 }
 
 function isRoute(handler: object): boolean {

@@ -2,6 +2,7 @@ import {
   BadRequestException,
   ForbiddenException,
   HttpException,
+  ServiceUnavailableException,
   UnauthorizedException,
 } from '@nestjs/common';
 import type { VouchError } from '../core/errors.js';
@@ -21,15 +22,17 @@ const EXCEPTIONS: Readonly<
   400: (detail, options) => new BadRequestException(detail, options),
   401: (detail, options) => new UnauthorizedException(detail, options),
   403: (detail, options) => new ForbiddenException(detail, options),
+  503: (detail, options) => new ServiceUnavailableException(detail, options),
 };
 
 /**
  * vouch's refusal of a request (no credential accepted, an ambiguous one, a failed CSRF check, a
- * lack of scope) as the `HttpException` Nest's exception layer answers, for the application's
- * exception filters to see as they see any other (`UnauthorizedException` for a 401, with the
- * vouch error as its `cause`). Nest's own filter answers it as the contract says: its status and
- * `{ "detail": … }` as JSON. Its `WWW-Authenticate` challenges are set on `response` here, since
- * an exception carries no headers: the answer of any filter keeps them.
+ * lack of scope), or one of its errors a hook threw, as the `HttpException` Nest's exception
+ * layer answers, for the application's exception filters to see as they see any other
+ * (`UnauthorizedException` for a 401, with the vouch error as its `cause`). Nest's own filter
+ * answers it as the contract says: its status and `{ "detail": … }` as JSON. Its headers (the
+ * `WWW-Authenticate` challenges, `Retry-After`) are set on `response` here, since an exception
+ * carries none: the answer of any filter keeps them.
  */
 export function vouchException(
   error: VouchError,

@@ -40,7 +40,7 @@ export class VouchGuard implements CanActivate {
       return true;
     }
     if (state === undefined) this.#vouch.warnLate(entry.where);
-    const outcome = authenticateRoute(entry, request, response, adapter);
+    const outcome = authenticateRoute(this.#vouch, entry, request, response, adapter);
     const finish = (refusal: unknown): boolean =>
       pass(refusal ?? finishCsrf(stateOf(request) as RequestState, request, response, adapter));
     return isPromiseLike(outcome) ? Promise.resolve(outcome).then(finish) : finish(outcome);

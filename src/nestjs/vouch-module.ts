@@ -44,12 +44,16 @@ export class VouchModule implements NestModule {
           useFactory: (vouch: Vouch, host: HttpAdapterHost) => new VouchGuard(vouch, host),
           inject: [Vouch, HttpAdapterHost],
         },
-        {
-          provide: APP_FILTER,
-          useFactory: (vouch: Vouch, host: HttpAdapterHost) =>
-            vouchExceptionFilter(vouch, host, options.exceptionHandlers ?? []),
-          inject: [Vouch, HttpAdapterHost],
-        },
+        ...(options.exceptionFilter === false
+          ? []
+          : [
+              {
+                provide: APP_FILTER,
+                useFactory: (vouch: Vouch, host: HttpAdapterHost) =>
+                  vouchExceptionFilter(vouch, host, options.exceptionHandlers ?? []),
+                inject: [Vouch, HttpAdapterHost],
+              },
+            ]),
       ],
       exports: [Vouch],
     };

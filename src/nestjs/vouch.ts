@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { AbstractHttpAdapter, ModulesContainer } from '@nestjs/core';
 import type { AuthSpec } from '../core/auth-spec.js';
 import { requirePrintable } from '../core/configuration-checks.js';
+import { ConfigurationError } from '../core/errors.js';
 import type { OperationAuth } from '../core/operation-auth.js';
 import {
   createCsrfVerifier,
@@ -31,6 +32,15 @@ export interface VouchModuleOptions {
    * handlers alike (the most specific class wins), as the seed's custom exception handlers.
    */
   readonly exceptionHandlers?: Iterable<ExceptionHandlerEntry>;
+  /**
+   * Whether vouch registers its global exception filter (default `true`). `false` leaves every
+   * error to the application's filters and Nest's own: vouch's refusals and the errors of vouch's
+   * that hooks throw reach them as Nest's `HttpException`s (the vouch error as `cause`, the
+   * challenges and `Retry-After` set on the response); anything else a hook throws, and vouch's
+   * errors a handler throws (a step-up's `InsufficientScopeError`), as thrown. Without the
+   * filter, `exceptionHandlers` cannot be given.
+   */
+  readonly exceptionFilter?: boolean;
   /** Where server faults and store outages are logged (default Nest's `Logger`, as `vouch`). */
   readonly log?: (message: string, error: Error) => void;
 }
@@ -51,6 +61,8 @@ export class Vouch {
   readonly routes: RouteTable;
   /** @internal Where server faults and store outages are logged. */
   readonly log: (message: string, error: Error) => void;
+  /** @internal Whether vouch's exception filter answers what hooks throw. */
+  readonly filtered: boolean;
   #warned = false;
   /** The routes of controllers, by operation, once the platform registered them. */
   #operations: () => RoutesByOperation = () => new Map();
@@ -59,6 +71,12 @@ export class Vouch {
     const realm = options.realm ?? 'api';
     requirePrintable(realm, 'realm');
     this.realm = realm;
+    this.filtered = options.exceptionFilter !== false;
+    if (!this.filtered && options.exceptionHandlers !== undefined) {
+      throw new ConfigurationError(
+        "VouchModule.forRoot: exceptionHandlers are called by vouch's exception filter, which exceptionFilter: false leaves out",
+      );
+    }
     const { csrf } = options;
     if (csrf === false) logger.warn('CSRF protection is disabled (csrf: false)');
     this.csrfProtection =
@@ -93,11 +111,11 @@ export class Vouch {
       adapter
         .getInstance<{ addHook(name: 'onRoute', hook: unknown): void }>()
         .addHook('onRoute', recordRoutes(this.routes, registered));
-      adapter.setOnRequestHook(requestHook(fastifyRoute(this.routes), adapter));
+      adapter.setOnRequestHook(requestHook(fastifyRoute(this.routes), this, adapter));
       this.#operations = () => registered;
     } else if (adapter.getType() === 'express') {
       const { router } = adapter.getInstance<{ router: RouterLike }>();
-      adapter.setOnRequestHook(requestHook(expressRoute(this.routes, router), adapter));
+      adapter.setOnRequestHook(requestHook(expressRoute(this.routes, router), this, adapter));
       this.#operations = () => expressRoutes(this.routes, router);
     }
     // On another platform, the guard authenticates every request, after its body was read.
@@ -111,12 +129,17 @@ export class Vouch {
     return this.#operations();
   }
 
+  /** @internal Logs a credential store's outage. */
+  logOutage(error: Error): void {
+    this.log('vouch: credential store unavailable', error);
+  }
+
   /** @internal Says once that a route was authenticated after its body was read. */
   warnLate(where: string): void {
     if (this.#warned) return;
     this.#warned = true;
     logger.warn(
-      `${where} was authenticated by vouch's guard, after the request's body was read: the HTTP adapter's request hook did not run (did something replace it with setOnRequestHook()?)`,
+      `${where} was authenticated by vouch's guard, after the request's body was read: the HTTP adapter's request hook did not run (did something replace it with setOnRequestHook()?) or could not tell the route (an @All() route with parameters on Nest 11's FastifyAdapter)`,
     );
   }
 }

@@ -3,12 +3,21 @@ import type { INestApplication, LoggerService, Type } from '@nestjs/common';
 import { NestFactory, type AbstractHttpAdapter } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 
 /** Nest's HTTP platforms. */
 export const PLATFORMS = ['express', 'fastify'] as const;
 export type Platform = (typeof PLATFORMS)[number];
+
+const require = createRequire(import.meta.url);
+
+/** The major version of an installed `@nestjs/` package: the suites run on Nest 11 and 12. */
+export function nestMajor(name: 'core' | 'platform-express' | 'platform-fastify'): number {
+  const { version } = require(`@nestjs/${name}/package.json`) as { version: string };
+  return Number(version.split('.')[0]);
+}
 
 /** A running Nest application and its origin. */
 export interface RunningNest {
