@@ -1,13 +1,11 @@
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyOptions } from 'jose';
-import type { AuthenticatorOptions } from '../core/authenticator.js';
 import { claimValues, wholeNumber } from '../core/configuration-checks.js';
 import { ConfigurationError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
-import { HttpBearer } from '../http/http-bearer.js';
-import type { CertificateSource } from '../edge/edge.js';
-import { provingCertificate } from '../oauth/certificate-possession.js';
-import { confirms, type Possession } from '../oauth/confirmation.js';
+import { AccessTokenBearer, type AccessTokenBearerOptions } from '../oauth/access-token-bearer.js';
+import type { TokenCheck } from '../oauth/certificate-possession.js';
+import { confirms } from '../oauth/confirmation.js';
 import type { ProtectedResource } from '../oauth/protected-resource.js';
 import { accessTokenChecks, isAccessTokenForOne, typCheck } from './access-token-profile.js';
 import { verificationKeys, type JwtKeySource } from './jwt-keys.js';
@@ -80,7 +78,7 @@ export type JwtAudienceOptions =
     };
 
 /** The options of {@link JwtBearer} other than the issuers, their keys and the audience. */
-export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
+export interface JwtBearerSettings<TAuth> extends AccessTokenBearerOptions {
   /**
    * The algorithms tokens may be signed with, e.g. `['RS256']`: any other, `none` above all, is
    * refused. HS256/384/512 only with a secret as `keys`, never with public keys or a JWKS.
@@ -108,18 +106,6 @@ export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
    * read from what it returns (`scope`, `scp`): keep them there if routes require scopes.
    */
   readonly map?: JwtMap<TAuth>;
-  /** Longest token accepted, in characters (default 4096). */
-  readonly maxLength?: number;
-  /** Documented description of the scheme. */
-  readonly description?: string;
-  /**
-   * Where the request's client certificate is read (an `Edge` from `vouch`): a token bound to a
-   * certificate (`cnf` `x5t#S256`, RFC 8705 §3) is then accepted over a connection presenting
-   * that certificate only, and a request whose certificate cannot be used (a `Client-Cert`
-   * header from no trusted proxy, say) is refused whatever its token. Without it, no request
-   * proves a certificate, so certificate-bound tokens are refused.
-   */
-  readonly clientCertificates?: CertificateSource;
 }
 
 /**
@@ -143,9 +129,10 @@ export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
  * (RFC 8414, else OpenID Connect Discovery) when a token first names it; beside a `resource`,
  * leaving out the issuers altogether trusts the resource's authorization servers so.
  *
- * It is an {@link HttpBearer} whose hook is the JWT's check: the token is read and the check's
- * answer judged as for any Bearer token, and a subclass may extend `authenticate`, whose
- * `super.authenticate(request, token)` resolves with the verified (and mapped) value.
+ * It is an {@link AccessTokenBearer}, an `HttpBearer` whose hook is the JWT's check: the token
+ * is read and the check's answer judged as for any Bearer token, and a subclass may extend
+ * `authenticate`, whose `super.authenticate(request, token)` resolves with the verified (and
+ * mapped) value.
  *
  * A JWKS is fetched when a token first needs it, kept for ten minutes, and fetched again early
  * when a token names a `kid` it lacks, at most once per `jwksCooldown`. A token without `kid`
@@ -162,47 +149,16 @@ export interface JwtBearerSettings<TAuth> extends AuthenticatorOptions {
  * // The access tokens of a protected resource, from its authorization servers' keys:
  * const mcp = new JwtBearer({ resource: api, algorithms: ['RS256'] });
  */
-export class JwtBearer<TAuth = JWTPayload> extends HttpBearer<TAuth> {
-  readonly #verify: TokenCheck<TAuth>;
-
+export class JwtBearer<TAuth = JWTPayload> extends AccessTokenBearer<TAuth> {
   constructor(options: JwtBearerOptions<TAuth>) {
-    const verify = provingCertificate(jwtHook(options), options.clientCertificates);
-    super({
+    super(jwtHook(options), {
+      ...options,
       bearerFormat: 'JWT',
-      ...(options.name === undefined ? {} : { name: options.name }),
-      ...(options.realm === undefined ? {} : { realm: options.realm }),
-      ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
-      ...(options.description === undefined ? {} : { description: options.description }),
-      ...(options.resource === undefined ? {} : { resource: options.resource }),
       // A JWKS that cannot be fetched is a 503; so is a store that `map` reads, when it says so.
       consultsStore: options.consultsStore ?? fetchesKeys(options),
-      authenticate: (request, token) => verify(request, token),
     });
-    this.#verify = verify;
-  }
-
-  /**
-   * Verifies a token as a request presented it, with what the request proved it holds (a DPoP
-   * key, a client certificate): a token bound to a key or certificate (`cnf`) is accepted only
-   * when `possession` proves it. The Bearer path passes no possession; `DPoPBearer` passes its
-   * proof's key. Given `clientCertificates`, the request's certificate is added to it on either
-   * path. `authenticate` overridden in a subclass is not called on this path.
-   */
-  verifyToken(
-    request: AuthRequest,
-    token: string,
-    possession: Possession,
-  ): Awaitable<TAuth | Nothing> {
-    return this.#verify(request, token, possession);
   }
 }
-
-/** A token's check, given what the request proved it holds. */
-type TokenCheck<TAuth> = (
-  request: AuthRequest,
-  token: string,
-  possession?: Possession,
-) => Awaitable<TAuth | Nothing>;
 
 /**
  * The hook of a {@link JwtBearer}: verifies the token with jose, then maps its payload to

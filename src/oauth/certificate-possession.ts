@@ -4,7 +4,7 @@ import type { CertificateSource } from '../edge/edge.js';
 import type { Possession } from './confirmation.js';
 
 /** A token's check, given what the request proved it holds. */
-type TokenCheck<TAuth> = (
+export type TokenCheck<TAuth> = (
   request: AuthRequest,
   token: string,
   possession?: Possession,

@@ -1,16 +1,14 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import type { AuthenticatorOptions } from '../core/authenticator.js';
 import { claimValues, wholeNumber } from '../core/configuration-checks.js';
 import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 import type { Awaitable, Nothing } from '../core/outcome.js';
 import type { AuthRequest } from '../core/request.js';
 import { utf8 } from '../core/utf8.js';
-import type { CertificateSource } from '../edge/edge.js';
-import { HttpBearer } from '../http/http-bearer.js';
 import { toBase64url } from '../internal/base64.js';
 import { ExpiringCache } from '../internal/expiring-cache.js';
-import { provingCertificate } from './certificate-possession.js';
-import { confirms, type Possession } from './confirmation.js';
+import { AccessTokenBearer, type AccessTokenBearerOptions } from './access-token-bearer.js';
+import type { TokenCheck } from './certificate-possession.js';
+import { confirms } from './confirmation.js';
 import { AuthorizationServer, authorizationServer } from './authorization-server.js';
 import {
   introspectToken,
@@ -64,7 +62,7 @@ export type IntrospectionBearerOptions<TAuth = IntrospectionAnswer> =
 
 /** The options of {@link IntrospectionBearer} other than what it checks the answer against. */
 export interface IntrospectionBearerSettings<TAuth> extends Omit<
-  AuthenticatorOptions,
+  AccessTokenBearerOptions,
   'consultsStore'
 > {
   /**
@@ -100,18 +98,6 @@ export interface IntrospectionBearerSettings<TAuth> extends Omit<
    * read from what it returns (`scope`): keep them there if routes require scopes.
    */
   readonly map?: IntrospectionMap<TAuth>;
-  /** Longest token accepted, in characters (default 4096). */
-  readonly maxLength?: number;
-  /** Documented description of the scheme. */
-  readonly description?: string;
-  /**
-   * Where the request's client certificate is read (an `Edge` from `vouch`): a token bound to a
-   * certificate (`cnf` `x5t#S256`, RFC 8705 §3) is then accepted over a connection presenting
-   * that certificate only, and a request whose certificate cannot be used (a `Client-Cert`
-   * header from no trusted proxy, say) is refused whatever its token. Without it, no request
-   * proves a certificate, so certificate-bound tokens are refused.
-   */
-  readonly clientCertificates?: CertificateSource;
 }
 
 /**
@@ -146,46 +132,18 @@ export interface IntrospectionBearerSettings<TAuth> extends Omit<
  *   clientSecret: process.env.INTROSPECTION_SECRET,
  * });
  */
-export class IntrospectionBearer<TAuth = IntrospectionAnswer> extends HttpBearer<TAuth> {
-  readonly #verify: TokenCheck<TAuth>;
-
+export class IntrospectionBearer<TAuth = IntrospectionAnswer> extends AccessTokenBearer<TAuth> {
   constructor(options: IntrospectionBearerOptions<TAuth>) {
-    const verify = provingCertificate(introspectionHook(options), options.clientCertificates);
-    super({
+    super(introspectionHook(options), {
+      ...options,
       name: options.name ?? 'bearerAuth_introspection',
-      ...(options.realm === undefined ? {} : { realm: options.realm }),
-      ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
-      ...(options.description === undefined ? {} : { description: options.description }),
-      resource: options.resource,
+      // An opaque token has no format to name.
+      bearerFormat: undefined,
       // The endpoint may be down or slow: the 503 is documented on the routes it protects.
       consultsStore: true,
-      authenticate: (request, token) => verify(request, token),
     });
-    this.#verify = verify;
-  }
-
-  /**
-   * Checks a token as a request presented it, with what the request proved it holds (a DPoP
-   * key, a client certificate): a token bound to a key or certificate (`cnf`) is accepted only
-   * when `possession` proves it. The Bearer path passes no possession; `DPoPBearer` passes its
-   * proof's key. Given `clientCertificates`, the request's certificate is added to it on either
-   * path. `authenticate` overridden in a subclass is not called on this path.
-   */
-  verifyToken(
-    request: AuthRequest,
-    token: string,
-    possession: Possession,
-  ): Awaitable<TAuth | Nothing> {
-    return this.#verify(request, token, possession);
   }
 }
-
-/** A token's check, given what the request proved it holds. */
-type TokenCheck<TAuth> = (
-  request: AuthRequest,
-  token: string,
-  possession?: Possession,
-) => Awaitable<TAuth | Nothing>;
 
 /** A verdict as cached: the accepted answer, or `false` for a refusal. */
 type Verdict = IntrospectionAnswer | false;
