@@ -1,6 +1,6 @@
 import {
   claimStatement,
-  PURGE_LIMIT,
+  purgeCadence,
   purgeStatement,
   sqlReplaySettings,
   type ReplayTable,
@@ -23,14 +23,13 @@ export type PostgresReplayStoreOptions = SqlReplayStoreOptions;
 
 /**
  * A {@link ReplayStore} in a PostgreSQL database: every instance using it sees each proof once.
- * A claim is one statement (an insert that takes over an expired row, and nothing else); every
- * hundredth also starts, without waiting for it, a delete of up to a thousand expired rows.
+ * Its table, claims and purges are as {@link SqlReplayStoreOptions} says; a claim does not wait
+ * for the purge it starts.
  *
- * Its table is created on the first claim unless it exists (instances starting together take
- * turns through an advisory lock); a role without the right to create it needs it made
- * beforehand: `CREATE TABLE vouch_dpop_replay (id text PRIMARY KEY, expires_at bigint NOT NULL)`
- * and an index on `expires_at`. Any failure, or no answer within `timeoutMs`, is a
- * `StoreUnavailableError` (503), never a fresh proof.
+ * Instances starting together take turns creating the table (through an advisory lock); a role
+ * without the right to create it needs it made beforehand:
+ * `CREATE TABLE vouch_dpop_replay (id text PRIMARY KEY, expires_at bigint NOT NULL)` and an index
+ * on `expires_at`.
  *
  * @example const replay = postgresReplayStore(new pg.Pool({ connectionString }));
  */
@@ -38,9 +37,10 @@ export function postgresReplayStore(
   pool: PostgresReplayPool,
   options: PostgresReplayStoreOptions = {},
 ): ReplayStore {
-  const { names, timeoutMs, purgeDue } = sqlReplaySettings(options, 'postgresReplayStore', {
+  const { names, timeoutMs } = sqlReplaySettings(options, 'postgresReplayStore', {
     mayNotWait: false,
   });
+  const purgeWhenDue = purgeCadence();
   const claim = claimStatement(names.table, (position) => `$${position}`);
   const purge = purgeStatement(
     names.table,
@@ -55,10 +55,8 @@ export function postgresReplayStore(
     });
     await created;
     const now = Date.now();
-    if (purgeDue()) {
-      // The claims' own queries report an outage; a purge that fails is tried again later.
-      pool.query(purge, [now, PURGE_LIMIT]).catch(() => {});
-    }
+    // The claims' own queries report an outage; a purge that fails is tried again later.
+    purgeWhenDue((limit) => pool.query(purge, [now, limit]).catch(() => {}));
     // A bigint column: a fraction of a millisecond would be a syntax error.
     const { rowCount } = await pool.query(claim, [key, Math.ceil(expiresAt), now]);
     return rowCount === 1;

@@ -1,12 +1,20 @@
 // What the SQL replay stores (SQLite, PostgreSQL) share: their options, the table's name, when
-// to purge, and the statements that claim a key and purge expired keys, the same text on both
-// engines but for placeholders.
+// to purge and how much, and the statements that claim a key and purge expired keys, the same
+// text on both engines but for placeholders.
 import { wholeNumber } from '../core/configuration-checks.js';
 import { ConfigurationError } from '../core/errors.js';
 
-/** Options of the SQL replay stores, `sqliteReplayStore` and `postgresReplayStore`. */
+/**
+ * Options of the SQL replay stores, `sqliteReplayStore` and `postgresReplayStore`. Both keep the
+ * proofs in one table: a claim is one statement (an insert that takes over an expired row, and
+ * nothing else), the first claim and every hundredth after it also delete up to a thousand
+ * expired rows, and any failure is a `StoreUnavailableError` (503), never a fresh proof.
+ */
 export interface SqlReplayStoreOptions {
-  /** The table proofs are kept in, created when missing (default `vouch_dpop_replay`). */
+  /**
+   * The table proofs are kept in, created on the first claim when missing (default
+   * `vouch_dpop_replay`).
+   */
   readonly table?: string;
   /**
    * How long a claim may wait for the database (for another connection's lock on SQLite, for
@@ -20,8 +28,6 @@ export interface SqlReplayStoreOptions {
 export interface SqlReplaySettings {
   readonly names: ReplayTable;
   readonly timeoutMs: number;
-  /** Whether this claim purges expired rows: the first, then every {@link PURGE_EVERY}th. */
-  readonly purgeDue: () => boolean;
 }
 
 /** Checks `store`'s options (a ConfigurationError naming the wrong one) and settles them. */
@@ -35,8 +41,7 @@ export function sqlReplaySettings(
     unit: 'milliseconds',
     positive: !mayNotWait,
   });
-  let claims = 0;
-  return { names, timeoutMs, purgeDue: () => claims++ % PURGE_EVERY === 0 };
+  return { names, timeoutMs };
 }
 
 /** The table a SQL replay store keeps proofs in unless told otherwise. */
@@ -48,7 +53,18 @@ export const DEFAULT_REPLAY_TABLE = 'vouch_dpop_replay';
  * or a burst) drains while no request pays for more than one bounded index-range delete.
  */
 const PURGE_EVERY = 100;
-export const PURGE_LIMIT = 1000;
+const PURGE_LIMIT = 1000;
+
+/**
+ * One store's purge cadence: called at every claim with that claim's purge of expired rows, it
+ * runs the first claim's and every {@link PURGE_EVERY}th after, given {@link PURGE_LIMIT}.
+ */
+export function purgeCadence(): (purge: (limit: number) => unknown) => void {
+  let claims = 0;
+  return (purge) => {
+    if (claims++ % PURGE_EVERY === 0) purge(PURGE_LIMIT);
+  };
+}
 
 // Unquoted-identifier characters; 52 at most, so that the index's name fits PostgreSQL's 63.
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,51}$/;

@@ -1,7 +1,7 @@
 import { StoreUnavailableError } from '../core/errors.js';
 import {
   claimStatement,
-  PURGE_LIMIT,
+  purgeCadence,
   purgeStatement,
   sqlReplaySettings,
   type ReplayTable,
@@ -28,14 +28,12 @@ export type SqliteReplayStoreOptions = SqlReplayStoreOptions;
  * A {@link ReplayStore} in a SQLite database: every process opening the same file shares it, so
  * a proof used on one instance is a replay on all. Give it a connection of its own or the app's;
  * open the file in WAL mode (`db.pragma('journal_mode = WAL')`) so that claims never wait for
- * readers.
+ * readers. Its table, claims and purges are as {@link SqlReplayStoreOptions} says.
  *
- * Its table is created on the first claim. A claim is one statement (an insert that takes over
- * an expired row, and nothing else); every hundredth also deletes up to a thousand expired rows.
  * While another connection holds the write lock a claim tries again, without blocking the event
- * loop, until `timeoutMs`; then, as on any other failure, it throws `StoreUnavailableError`. (The
- * driver's own busy timeout, better-sqlite3's `timeout` option, waits first and blocks the loop
- * meanwhile: a connection opened with `{ timeout: 0 }` leaves all the waiting to the store.)
+ * loop, until `timeoutMs`. (The driver's own busy timeout, better-sqlite3's `timeout` option,
+ * waits first and blocks the loop meanwhile: a connection opened with `{ timeout: 0 }` leaves all
+ * the waiting to the store.)
  *
  * @example const replay = sqliteReplayStore(new Database('replay.db'));
  */
@@ -43,16 +41,17 @@ export function sqliteReplayStore(
   db: SqliteReplayDatabase,
   options: SqliteReplayStoreOptions = {},
 ): ReplayStore {
-  const { names, timeoutMs, purgeDue } = sqlReplaySettings(options, 'sqliteReplayStore', {
+  const { names, timeoutMs } = sqlReplaySettings(options, 'sqliteReplayStore', {
     mayNotWait: true,
   });
+  const purgeWhenDue = purgeCadence();
   let statements: ReturnType<typeof prepare> | undefined;
   const attempt = (key: string, expiresAt: number): boolean => {
-    statements ??= prepare(db, names);
+    const { claim, purge } = (statements ??= prepare(db, names));
     const now = Date.now();
     // Before the claim: a failure after it would be tried again, and meet its own row.
-    if (purgeDue()) statements.purge.run(now, PURGE_LIMIT);
-    return Number(statements.claim.run(key, Math.ceil(expiresAt), now).changes) === 1;
+    purgeWhenDue((limit) => purge.run(now, limit));
+    return Number(claim.run(key, Math.ceil(expiresAt), now).changes) === 1;
   };
   return {
     claim(key, expiresAt) {
