@@ -22,26 +22,38 @@ export interface AuthEnv<TSpec> {
 }
 
 const declarations = new WeakMap<object, Declaration>();
-// Of a request's matched handlers, the index of the last requireAuth its decision covers: those
-// up to it step aside.
-const coveredUntil = new WeakMap<Context, number>();
-// The failure of a request whose hook threw, for the error handler.
-const failures = new WeakMap<Context, AuthFailure>();
 
-// What authenticated each request, for authOf and a handler's step-up.
-const winners = new WeakMap<Context, Won>();
+// What vouch keeps of a request, on its context under keys no one else holds (as the Fastify
+// adapter does on the request): a WeakMap keyed by each request's context would cost an
+// insertion per request, and the collector's work after it.
+const COVERED_UNTIL = Symbol('vouch covered until');
+const FAILURE = Symbol('vouch failure');
+const WON = Symbol('vouch won');
+
+interface VouchContext extends Context {
+  // Of a request's matched handlers, the index of the last requireAuth its decision covers:
+  // those up to it step aside.
+  [COVERED_UNTIL]?: number;
+  // The failure of a request whose hook threw, for the error handler.
+  [FAILURE]?: AuthFailure;
+  // What authenticated the request, for authOf and a handler's step-up.
+  [WON]?: Won;
+}
+
+const vouchContext = (c: Context) => c as VouchContext;
 
 /**
  * The challenges for the error handler: those of the authenticators tried on a request whose
  * hook threw, else those of an `error` a handler threw after authentication (a step-up).
  */
 export function challengesOf(c: Context, error?: unknown): readonly string[] {
-  return failures.get(c)?.challenges ?? afterAuthChallenges(error, winners.get(c));
+  const vouch = vouchContext(c);
+  return vouch[FAILURE]?.challenges ?? afterAuthChallenges(error, vouch[WON]);
 }
 
 /** The headers the refusals named beside the challenges, on a request whose hook threw. */
 export function refusalHeadersOf(c: Context): Readonly<Record<string, string>> | undefined {
-  return failures.get(c)?.headers;
+  return vouchContext(c)[FAILURE]?.headers;
 }
 
 /**
@@ -52,7 +64,11 @@ export function refusalHeadersOf(c: Context): Readonly<Record<string, string>> |
  * @example const user = authOf(c, bearer);
  */
 export function authOf<const TSpec extends AuthSpec>(c: Context, auth: TSpec): AuthOf<TSpec> {
-  checkWinner(winners.get(c)?.requirement ?? null, auth, () => `${c.req.method} ${routePath(c)}`);
+  checkWinner(
+    vouchContext(c)[WON]?.requirement ?? null,
+    auth,
+    () => `${c.req.method} ${routePath(c)}`,
+  );
   return c.get('auth') as AuthOf<TSpec>;
 }
 
@@ -79,7 +95,7 @@ export function requireAuth<const TSpec extends AuthSpec>(
   const declaration = declare(auth, options);
   const middleware: MiddlewareHandler = async function vouchRequireAuth(c, next) {
     const index = c.req.routeIndex;
-    if (index <= (coveredUntil.get(c) ?? -1)) {
+    if (index <= (vouchContext(c)[COVERED_UNTIL] ?? -1)) {
       await next();
       return;
     }
@@ -87,7 +103,9 @@ export function requireAuth<const TSpec extends AuthSpec>(
     const here = routes[index];
     const decision = here && handlerOf(here) === middleware ? decideFrom(routes, index) : undefined;
     // A requireAuth past the one deciding decides again, as it would without an entry.
-    if (decision !== undefined && decision.deciding > index) coveredUntil.set(c, decision.deciding);
+    if (decision !== undefined && decision.deciding > index) {
+      vouchContext(c)[COVERED_UNTIL] = decision.deciding;
+    }
     const deciding = decision && declarationOf(routes[decision.deciding] as RouterRoute);
     return run(deciding ?? declaration, c, next);
   };
@@ -152,7 +170,7 @@ async function run(
     if (!result.thrown) {
       return sendVouchError(result.error as VouchError, result.challenges, result.headers);
     }
-    failures.set(c, result);
+    vouchContext(c)[FAILURE] = result;
     // Hono hands only Errors to onError; anything else thrown is wrapped so it still gets there.
     throw withResponse(asError(result.error), result.challenges, result.headers);
   }
@@ -163,7 +181,7 @@ async function run(
     return sendVouchError(new CsrfError(), []);
   }
   c.set('auth', result.value);
-  winners.set(c, { requirement: result.requirement, engine: declaration.engine });
+  vouchContext(c)[WON] = { requirement: result.requirement, engine: declaration.engine };
   await next();
   // After the handler, since a Response it returns replaces what was set before.
   if (answersPrivately(declaration, result.requirement, c, hasCacheControl)) {
