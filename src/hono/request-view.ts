@@ -16,20 +16,18 @@ export interface HonoRequestView extends RequestView {
  * repeated `Authorization` cannot be told from one; other runtimes give no connection.
  */
 export function requestView(c: Context): HonoRequestView {
-  const url = c.req.url;
+  const href = c.req.url;
+  // A parsed URL always has a path: the target starts at the first '/' after the authority.
+  const url = href.slice(href.indexOf('/', href.indexOf('//') + 2));
   const incoming = nodeIncoming(c.env);
-  return {
-    method: c.req.method,
-    // A parsed URL always has a path: the target starts at the first '/' after the authority.
-    url: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
-    // Node's parsed headers are there already (@hono/node-server reads the host from them), while
-    // reading every Fetch header makes @hono/node-server build a `Headers` object per request.
-    headers: incoming?.headers ?? copy(c.req.raw.headers),
-    ...(incoming === undefined
-      ? {}
-      : { raw: { rawHeaders: incoming.rawHeaders }, socket: incoming.socket }),
-    context: c,
-  };
+  if (incoming === undefined) {
+    return { method: c.req.method, url, headers: copy(c.req.raw.headers), context: c };
+  }
+  // Node's parsed headers are there already (@hono/node-server reads the host from them), while
+  // reading every Fetch header makes @hono/node-server build a `Headers` object per request.
+  // `raw` is Node's message itself, as on Fastify.
+  const { headers, socket } = incoming;
+  return { method: c.req.method, url, headers, raw: incoming, socket, context: c };
 }
 
 /** Fetch's headers as a record, where the runtime has nothing else. */
