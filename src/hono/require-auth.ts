@@ -2,15 +2,21 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { matchedRoutes, routePath } from 'hono/route';
 import type { AuthOf, AuthSpec } from '../core/auth-spec.js';
-import { evaluate, type AuthFailure } from '../core/authenticate.js';
+import {
+  evaluate,
+  type AuthFailure,
+  type AuthResult,
+  type AuthSuccess,
+} from '../core/authenticate.js';
 import { CsrfError, type VouchError } from '../core/errors.js';
+import { isPromiseLike } from '../core/outcome.js';
 import { checkWinner } from '../internal/check-winner.js';
 import { afterAuthChallenges, type Won } from '../internal/won.js';
 import { declare, type Declaration, type RequireAuthOptions } from '../internal/declaration.js';
 import { asError } from '../internal/handler-for.js';
 import { PASS, Search, STOP, type Decision, type Step } from '../internal/precedence.js';
 import { answersPrivately, formCsrfPasses } from '../internal/settle.js';
-import { requestView } from './request-view.js';
+import { requestView, type HonoRequestView } from './request-view.js';
 import { sendVouchError } from './send-vouch-error.js';
 import { withResponse } from './with-response.js';
 
@@ -41,6 +47,9 @@ interface VouchContext extends Context {
 }
 
 const vouchContext = (c: Context) => c as VouchContext;
+
+/** What a middleware returns: a response, or nothing once the handlers after it ran. */
+type Handled = ReturnType<MiddlewareHandler>;
 
 /**
  * The challenges for the error handler: those of the authenticators tried on a request whose
@@ -93,12 +102,10 @@ export function requireAuth<const TSpec extends AuthSpec>(
   options: RequireAuthOptions = {},
 ): MiddlewareHandler<AuthEnv<TSpec>> {
   const declaration = declare(auth, options);
-  const middleware: MiddlewareHandler = async function vouchRequireAuth(c, next) {
+  // Not async: the promise it returns is run's, or next()'s when it steps aside.
+  const middleware: MiddlewareHandler = function vouchRequireAuth(c, next) {
     const index = c.req.routeIndex;
-    if (index <= (vouchContext(c)[COVERED_UNTIL] ?? -1)) {
-      await next();
-      return;
-    }
+    if (index <= (vouchContext(c)[COVERED_UNTIL] ?? -1)) return next();
     const routes = matchedRoutes(c);
     const here = routes[index];
     const decision = here && handlerOf(here) === middleware ? decideFrom(routes, index) : undefined;
@@ -154,40 +161,78 @@ function handlerOf(route: RouterRoute): (...args: never[]) => unknown {
   return (handler.__COMPOSED_HANDLER ?? handler) as (...args: never[]) => unknown;
 }
 
-async function run(
+/**
+ * Authenticates the request under `declaration`, then goes on or answers. Synchronous verdicts
+ * stay off the microtask queue, and where nothing is left to do after the handler, the promise
+ * is next()'s own: past the checks, an accepted request goes on as through an empty middleware.
+ */
+function run(declaration: Declaration, c: Context, next: Next): Handled {
+  const { requirements } = declaration;
+  if (requirements === null) return next();
+  const view = requestView(c);
+  const result = evaluate(requirements, view, declaration.engine);
+  return isPromiseLike(result)
+    ? result.then((settled) => conclude(settled, declaration, view, c, next))
+    : conclude(result, declaration, view, c, next);
+}
+
+/** Goes on with the winner, or answers the refusal. */
+function conclude(
+  result: AuthResult,
+  declaration: Declaration,
+  view: HonoRequestView,
+  c: Context,
+  next: Next,
+): Handled {
+  if (!result.ok) return refuse(result, c);
+  if (result.csrfDeferred === undefined) return proceed(result, declaration, c, next);
+  return proceedAfterFormCsrf(result, result.csrfDeferred, declaration, view, c, next);
+}
+
+/** The answer to a refusal; a hook's error goes to `onError`, as any middleware's would. */
+function refuse(result: AuthFailure, c: Context): Promise<Response> {
+  if (!result.thrown) {
+    return Promise.resolve(
+      sendVouchError(result.error as VouchError, result.challenges, result.headers),
+    );
+  }
+  vouchContext(c)[FAILURE] = result;
+  // Hono hands only Errors to onError; anything else thrown is wrapped so it still gets there.
+  return Promise.reject(withResponse(asError(result.error), result.challenges, result.headers));
+}
+
+/** Goes on once the CSRF token in the form body passes; a form post may carry it there. */
+async function proceedAfterFormCsrf(
+  result: AuthSuccess,
+  binding: string,
+  declaration: Declaration,
+  view: HonoRequestView,
+  c: Context,
+  next: Next,
+): Handled {
+  if (!(await formCsrfPasses(declaration, binding, view, c, formBody))) {
+    return sendVouchError(new CsrfError(), []);
+  }
+  return proceed(result, declaration, c, next);
+}
+
+/** Gives the handler the winner's value and goes on. */
+function proceed(
+  result: AuthSuccess,
   declaration: Declaration,
   c: Context,
   next: Next,
-): Promise<Response | undefined> {
-  const { requirements } = declaration;
-  if (requirements === null) {
-    await next();
-    return undefined;
-  }
-  const view = requestView(c);
-  const result = await evaluate(requirements, view, declaration.engine);
-  if (!result.ok) {
-    if (!result.thrown) {
-      return sendVouchError(result.error as VouchError, result.challenges, result.headers);
-    }
-    vouchContext(c)[FAILURE] = result;
-    // Hono hands only Errors to onError; anything else thrown is wrapped so it still gets there.
-    throw withResponse(asError(result.error), result.challenges, result.headers);
-  }
-  if (
-    result.csrfDeferred !== undefined &&
-    !(await formCsrfPasses(declaration, result.csrfDeferred, view, c, formBody))
-  ) {
-    return sendVouchError(new CsrfError(), []);
-  }
+): Promise<void> {
   c.set('auth', result.value);
   vouchContext(c)[WON] = { requirement: result.requirement, engine: declaration.engine };
-  await next();
-  // After the handler, since a Response it returns replaces what was set before.
-  if (answersPrivately(declaration, result.requirement, c, hasCacheControl)) {
-    c.header('cache-control', 'private');
-  }
-  return undefined;
+  // Only an answer that may be the caller's own is looked at after the handler.
+  if (!declaration.privateRequirements.has(result.requirement)) return next();
+  return next().then(() => {
+    // After the handler, since a Response it returns replaces what was set before.
+    if (answersPrivately(declaration, result.requirement, c, hasCacheControl)) {
+      c.header('cache-control', 'private');
+    }
+  });
 }
 
 function hasCacheControl(c: Context): boolean {
