@@ -180,15 +180,9 @@ export function oauthRoutes(tokens: OAuthTokens, proofs: ProofPool) {
       'vouch IntrospectionBearer, warm cache',
       opaque,
     ),
-    dpop: { ...dpop, credential: 'dpop', fresh: () => freshProof(proofs) },
+    dpop: { ...dpop, credential: 'dpop', fresh: { header: 'dpop', values: proofs } },
     dpopBearer: route('fastify', oauthPaths.dpop, 'vouch DPoPBearer, Bearer', jwt),
   };
-}
-
-/** The next proof as a `DPoP` header; none once the pool is spent, and the route answers 401. */
-function freshProof(proofs: ProofPool): Record<string, string> {
-  const proof = proofs.next();
-  return proof === undefined ? {} : { dpop: proof };
 }
 
 /** The OAuth routes, as {@link oauthRoutes} makes them. */

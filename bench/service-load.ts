@@ -1,7 +1,7 @@
-// What authentication costs in the illustrated service, with its real store: autocannon against
-// /api/bearer (a real token), /api/headerkey (a real key) and /api/pets (a real session), and
-// /api/health (one store read, no authentication), each compared with /api/version (neither) in
-// the same run; then the service's memory across a million authenticated requests.
+// What authentication costs in the illustrated service, with its real store: wrk (or autocannon)
+// against /api/bearer (a real token), /api/headerkey (a real key) and /api/pets (a real session),
+// and /api/health (one store read, no authentication), each compared with /api/version (neither)
+// in the same run; then the service's memory across a million authenticated requests.
 //
 //   npm run bench:service -- [--store sqlite|postgres|postgres+redis] [--memory-requests 1000000]
 //     [--memory-samples 20] [--log-level warn] [--credential-cache <seconds>], and the load options
@@ -14,7 +14,7 @@ import { launch, type BenchStore } from './service-process.js';
 const STORES = ['sqlite', 'postgres', 'postgres+redis'];
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
 
-const { load, settings, text, number } = parseOptions({
+const { load, settings, generator, text, number } = parseOptions({
   store: { type: 'string' },
   'log-level': { type: 'string' },
   'credential-cache': { type: 'string' },
@@ -39,7 +39,7 @@ async function memoryRun(service: ServerProcess, shots: readonly Shot[]) {
   for (let i = 0; i <= memorySamples; i++) {
     if (i > 0) {
       const shot = shots[i % shots.length]!;
-      sent += (await fire(service.port, shot, part, load)).requests.total;
+      sent += (await fire(service.port, shot, part, load)).requests;
     }
     const { heapUsed, rss } = await service.memory();
     points.push({ requests: sent, heapUsed, rss });
@@ -52,7 +52,7 @@ async function memoryRun(service: ServerProcess, shots: readonly Shot[]) {
 
 const envText = Object.entries(env).map(([name, value]) => `${name}=${value}`);
 const details = [settings, `store ${store}`, ...envText].join(', ');
-const started = preamble('vouch service load', ['fastify', 'autocannon'], details);
+const started = preamble('vouch service load', ['fastify', 'autocannon'], details, generator);
 
 const { service, shots, stop } = await launch(store as BenchStore, env);
 try {
