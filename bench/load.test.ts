@@ -1,8 +1,8 @@
 // Proves that what `npm run bench` times is what it claims: every route answers as timed and
 // refuses without its credential (the Nest apps' on both platforms too), the OAuth routes with
 // the tokens of the bench's authorization server, the DPoP route with a proof of the pool a
-// request (through wrk and through autocannon), a wrong answer or a non-2xx aborts, and the order
-// of the runs.
+// request (through wrk and through autocannon), a wrong answer or a non-2xx aborts, every target
+// compares routes of one server, and the order of the runs.
 import { serve } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -19,7 +19,9 @@ import {
   honoApp,
   oauthRoutes,
   oauthSettings,
+  oauthTargets,
   routes,
+  targets,
   type OAuthRoutes,
 } from './apps.js';
 import { proofPool } from './dpop-proofs.js';
@@ -185,6 +187,12 @@ describe('the apps of npm run bench', () => {
       await verify(ports[route.server], route);
     }
     assert.equal(late.mock.callCount(), 0);
+  });
+
+  it('every target compares two routes of one server: a ratio across engines measures them', () => {
+    for (const { first, second } of [...targets, ...oauthTargets(oauth)]) {
+      assert.equal(first.server, second.server, `${first.label} ÷ ${second.label}`);
+    }
   });
 });
 
