@@ -1,15 +1,16 @@
 // What authentication costs in the illustrated service, with its real store: wrk (or autocannon)
 // against /api/bearer (a real token), /api/headerkey (a real key) and /api/pets (a real session),
 // and /api/health (one store read, no authentication), each compared with /api/version (neither)
-// in the same run; then the service's memory across a million authenticated requests.
+// in the same run, the authenticated ones against their targets; then the service's memory across
+// a million authenticated requests.
 //
 //   npm run bench:service -- [--store sqlite|postgres|postgres+redis] [--memory-requests 1000000]
 //     [--memory-samples 20] [--log-level warn] [--credential-cache <seconds>], and the load options
 import { fire, rounds, verify, type Shot } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import type { ServerProcess } from './process.js';
-import { memoryVerdict, summarise, table } from './report.js';
-import { launch, type BenchStore } from './service-process.js';
+import { memoryVerdict, summarise, table, targetTable } from './report.js';
+import { launch, serviceTargets, type BenchStore } from './service-process.js';
 
 const STORES = ['sqlite', 'postgres', 'postgres+redis'];
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
@@ -64,7 +65,7 @@ try {
   const points = memoryRequests > 0 ? await memoryRun(service, authenticated) : [];
   const labels = shots.map((shot) => shot.label);
   const summaries = summarise(labels, runs);
-  console.log(`\n${table(summaries)}\n`);
+  console.log(`\n${table(summaries)}\n\n${targetTable(runs, serviceTargets(shots))}\n`);
   const memory = points.length > 1 ? memoryVerdict(points) : undefined;
   if (memory !== undefined) {
     const [from, to] = [mib(memory.first.heapUsed), mib(memory.last.heapUsed)];
