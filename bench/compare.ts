@@ -1,11 +1,12 @@
 // Is vouch slower than what a user would pick instead? Each vouch route and its peer on one
 // Fastify app, Bearer through passport and through vouch on Express, through vouch on Hono, and
 // through vouch and @nestjs/passport on Nest (on Express and on Fastify), each server with its
-// no-auth baseline, timed by autocannon in rounds; on Fastify too, the JWTs and opaque tokens of
-// a real authorization server, and DPoP-bound JWTs with a proof a request beside plain ones on the
-// same route. See bench/README.md.
+// no-auth baseline, timed by wrk (autocannon without it) in rounds; on Fastify too, the JWTs and
+// opaque tokens of a real authorization server, and DPoP-bound JWTs with a proof a request beside
+// plain ones on the same route. See bench/README.md.
 //
 //   npm run bench -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50] [--pipelining 1]
+//     [--generator wrk|autocannon]
 import { fileURLToPath } from 'node:url';
 import {
   DPOP_REPLAY_ENTRIES,
@@ -42,8 +43,8 @@ const PEERS = [
   'autocannon',
 ];
 
-const { load, settings } = parseOptions();
-const started = preamble('vouch against its peers', PEERS, settings);
+const { load, settings, generator } = parseOptions();
+const started = preamble('vouch against its peers', PEERS, settings, generator);
 const script = fileURLToPath(new URL('./server.ts', import.meta.url));
 const issuer = await startTokenIssuer();
 const oauth = oauthRoutes(issuer.tokens, issuer.proofs);
@@ -120,20 +121,18 @@ try {
  * route with a plain Bearer JWT (the load generator must never sign); prints what it cost.
  */
 async function signProofs(port: number): Promise<void> {
-  const probe = await fire(port, oauth.dpopBearer, { seconds: 1 }, load);
-  const rate = probe.requests.total / probe.duration;
+  const rate = (await fire(port, oauth.dpopBearer, { seconds: 1 }, load)).requestsPerSecond;
   const count = proofsNeeded(rate, load);
   if (count > DPOP_REPLAY_ENTRIES) {
     throw new Error(`${count} DPoP proofs: more than the route remembers (${DPOP_REPLAY_ENTRIES})`);
   }
-  const heap = process.memoryUsage().heapUsed;
   const started = performance.now();
   issuer.proofs.add(count);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const mib = ((process.memoryUsage().heapUsed - heap) / 2 ** 20).toFixed(0);
+  const mib = (issuer.proofs.bytes / 2 ** 20).toFixed(0);
   const per = Math.round(rate).toLocaleString('en-US');
   console.log(
     `proofs    ${count.toLocaleString('en-US')} DPoP proofs signed in ${seconds} s ` +
-      `(+${mib} MiB of heap), for the Bearer shot's ${per} req/s`,
+      `(a file of ${mib} MiB), for the Bearer shot's ${per} req/s`,
   );
 }

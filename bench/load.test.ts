@@ -1,7 +1,8 @@
 // Proves that what `npm run bench` times is what it claims: every route answers as timed and
 // refuses without its credential (the Nest apps' on both platforms too), the OAuth routes with
 // the tokens of the bench's authorization server, the DPoP route with a proof of the pool a
-// request, a wrong answer or a non-2xx aborts, and the order of the runs.
+// request (through wrk and through autocannon), a wrong answer or a non-2xx aborts, every target
+// compares routes of one server, and the order of the runs.
 import { serve } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -18,13 +19,21 @@ import {
   honoApp,
   oauthRoutes,
   oauthSettings,
+  oauthTargets,
   routes,
+  targets,
   type OAuthRoutes,
 } from './apps.js';
 import { proofPool } from './dpop-proofs.js';
-import { fire, schedule, verify } from './load.js';
+import { fire, schedule, verify, type Generator } from './load.js';
 import { nestListener } from './nest-apps.js';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer.js';
+import { wrkVersion } from './wrk.js';
+
+/** Both load generators; wrk's tests skip where it is not on PATH. */
+const generators = ['wrk', 'autocannon'] as const;
+const skipOf = (generator: Generator) =>
+  generator === 'wrk' && wrkVersion() === undefined ? 'wrk is not on PATH' : false;
 
 describe('the apps of npm run bench', () => {
   const ports = { fastify: 0, express: 0, hono: 0, nest: 0, nestFastify: 0 };
@@ -115,11 +124,35 @@ describe('the apps of npm run bench', () => {
     assert.equal(issuer.introspections(), asked + 1);
   });
 
-  it('the DPoP route takes a proof of the pool a request, each once: none is refused as a replay', async () => {
-    const taken = issuer.proofs.taken;
-    await fire(ports.fastify, oauth.dpop, { requests: 200 }, { connections: 10, pipelining: 1 });
-    assert.equal(issuer.proofs.taken, taken + 200);
-  });
+  for (const generator of generators) {
+    const skip = { skip: skipOf(generator) };
+    const settings = (connections: number) => ({ connections, pipelining: 1, generator });
+
+    it(`${generator}: the DPoP route takes a proof a request, none twice`, skip, async () => {
+      const taken = issuer.proofs.taken;
+      for (const run of [1, 2]) {
+        const fired = await fire(ports.fastify, oauth.dpop, { requests: 200 }, settings(10));
+        assert.deepEqual([fired.requests, issuer.proofs.taken], [200, taken + 200 * run]);
+      }
+    });
+
+    it(`${generator}: a run aborts once the pool of proofs is spent`, skip, async (t) => {
+      const { dpop, dpopKey } = issuer.tokens;
+      const few = proofPool(dpopKey, { htu: dpopUrl(JWT_RESOURCE), token: dpop });
+      t.after(() => {
+        few.close();
+      });
+      few.add(5);
+      const shot = oauthRoutes(issuer.tokens, few).dpop;
+      await assert.rejects(fire(ports.fastify, shot, { requests: 20 }, settings(2)), /not every/);
+      assert.equal(few.left, 0);
+    });
+
+    it(`${generator}: refuses a load run with a single non-2xx answer`, skip, async () => {
+      const shot = { ...routes.passport, headers: {} };
+      await assert.rejects(fire(ports.express, shot, { requests: 20 }, settings(2)), /not every/);
+    });
+  }
 
   it('the DPoP route refuses a proof sent twice, and the DPoP-bound token as Bearer', async () => {
     const { path, headers } = oauth.dpop;
@@ -129,16 +162,6 @@ describe('the apps of npm run bench', () => {
     assert.equal(await send({ ...headers, dpop: proof }), 200);
     assert.equal(await send({ ...headers, dpop: proof }), 401);
     assert.equal(await status(path, issuer.tokens.dpop), 401);
-  });
-
-  it('a run aborts once the pool of proofs is spent', async () => {
-    const { dpop, dpopKey } = issuer.tokens;
-    const few = proofPool(dpopKey, { htu: dpopUrl(JWT_RESOURCE), token: dpop });
-    few.add(5);
-    const shot = oauthRoutes(issuer.tokens, few).dpop;
-    const settings = { connections: 2, pipelining: 1 };
-    await assert.rejects(fire(ports.fastify, shot, { requests: 20 }, settings), /not every/);
-    assert.equal(few.left, 0);
   });
 
   it('the check before timing catches a wrong answer, a wrong body and an open route', async () => {
@@ -166,10 +189,10 @@ describe('the apps of npm run bench', () => {
     assert.equal(late.mock.callCount(), 0);
   });
 
-  it('refuses a load run with a single non-2xx answer', async () => {
-    const shot = { ...routes.passport, headers: {} };
-    const settings = { connections: 2, pipelining: 1 };
-    await assert.rejects(fire(ports.express, shot, { requests: 20 }, settings), /not every/);
+  it('every target compares two routes of one server: a ratio across engines measures them', () => {
+    for (const { first, second } of [...targets, ...oauthTargets(oauth)]) {
+      assert.equal(first.server, second.server, `${first.label} ÷ ${second.label}`);
+    }
   });
 });
 

@@ -1,9 +1,11 @@
-// Timing: autocannon against one route at a time, every answer checked, the server's CPU, the
-// load generator's and the rest of the machine's measured around each run.
+// Timing: wrk (autocannon where wrk is not on PATH) against one route at a time, every answer
+// checked, the server's CPU, the load generator's and the rest of the machine's measured around
+// each run.
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import type { ServerProcess } from './process.js';
 import { median, type Run } from './report.js';
+import { runWrk, wrkVersion, type FreshValues } from './wrk.js';
 
 /** CPU time the whole machine has spent so far, µs, from /proc/stat (Linux; 0 elsewhere). */
 function machineMicros(): number {
@@ -27,11 +29,27 @@ export interface Shot {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
   readonly credential?: string | undefined;
-  /** Headers of one request only, added to `headers`, new at each call (a DPoP proof). */
-  readonly fresh?: () => Readonly<Record<string, string>>;
+  /** A header new at every request, besides `headers` (a DPoP proof): each value sent once. */
+  readonly fresh?: { readonly header: string; readonly values: FreshValues } | undefined;
 }
 
-export type LoadSettings = { readonly connections: number; readonly pipelining: number };
+export type Generator = 'wrk' | 'autocannon';
+
+export type LoadSettings = {
+  readonly connections: number;
+  readonly pipelining: number;
+  /** By default wrk when it is on PATH and requests are not pipelined, else autocannon. */
+  readonly generator?: Generator | undefined;
+};
+
+/** The load generator of `settings`. */
+export function generatorOf(settings: LoadSettings): Generator {
+  if (settings.generator === 'wrk' && settings.pipelining > 1) {
+    throw new Error('wrk pipelines no requests: --pipelining 1, or --generator autocannon');
+  }
+  if (settings.generator !== undefined) return settings.generator;
+  return wrkVersion() !== undefined && settings.pipelining === 1 ? 'wrk' : 'autocannon';
+}
 
 /** A server's routes, its no-auth baseline first, timed in turns. */
 export interface Group {
@@ -39,39 +57,129 @@ export interface Group {
   readonly shots: readonly [Shot, ...Shot[]];
 }
 
-/** One autocannon run; throws unless every answer was a 2xx, so that nothing broken is timed. */
+/** What a run measured: its answers, every one a 2xx; the load generator's CPU time and threads. */
+export interface Fired {
+  readonly generator: Generator;
+  readonly requests: number;
+  readonly requestsPerSecond: number;
+  /** Milliseconds. */
+  readonly latencyP99: number;
+  readonly generatorMicros: number;
+  readonly threads: number;
+}
+
+/** A run's answers as both load generators count them. */
+interface Answers {
+  readonly total: number;
+  readonly ok: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+}
+
+/** One run; throws unless every answer was a 2xx, so that nothing broken is timed. */
 export async function fire(
   port: number,
   shot: Shot,
   length: { seconds: number } | { requests: number },
   settings: LoadSettings,
-): Promise<autocannon.Result> {
+): Promise<Fired> {
+  const generator = generatorOf(settings);
+  const url = `http://127.0.0.1:${port}${shot.path}`;
+  const { fired, answers } =
+    generator === 'wrk'
+      ? await fireWrk(url, shot, length, settings)
+      : await fireAutocannon(url, shot, length, settings);
+  const { total, ok, non2xx, errors, timeouts } = answers;
+  if (non2xx !== 0 || errors !== 0 || timeouts !== 0 || ok !== total) {
+    throw new Error(
+      `${shot.label}: not every response was a 2xx (2xx ${ok} of ${total}, ` +
+        `non-2xx ${non2xx}, errors ${errors}, timeouts ${timeouts})`,
+    );
+  }
+  return fired;
+}
+
+/**
+ * wrk counts the answers over 399, socket errors, and the answers later than 10 s as timeouts; a
+ * 3xx passes, as the check before timing has seen a 200.
+ */
+async function fireWrk(
+  url: string,
+  shot: Shot,
+  length: { seconds: number } | { requests: number },
+  settings: LoadSettings,
+) {
+  const { connections } = settings;
+  const run = await runWrk({ url, headers: shot.headers, fresh: shot.fresh, length, connections });
+  const fired: Fired = {
+    generator: 'wrk',
+    requests: run.requests,
+    requestsPerSecond: run.requests / (run.micros / 1e6),
+    latencyP99: run.p99Micros / 1000,
+    generatorMicros: run.cpuMicros,
+    threads: run.threads,
+  };
+  const answers: Answers = {
+    total: run.requests,
+    ok: run.requests - run.status,
+    non2xx: run.status,
+    errors: run.connect + run.read + run.write,
+    timeouts: run.timeout,
+  };
+  return { fired, answers };
+}
+
+/** autocannon, in this process: its CPU time is this process's over the run. */
+async function fireAutocannon(
+  url: string,
+  shot: Shot,
+  length: { seconds: number } | { requests: number },
+  settings: LoadSettings,
+) {
+  const before = process.cpuUsage();
+  const { fresh } = shot;
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}${shot.path}`,
+    url,
     headers: { ...shot.headers },
-    ...(shot.fresh === undefined ? {} : { requests: [{ setupRequest: freshRequest(shot.fresh) }] }),
+    ...(fresh === undefined ? {} : { requests: [{ setupRequest: freshRequest(fresh) }] }),
     connections: settings.connections,
     pipelining: settings.pipelining,
     ...('seconds' in length ? { duration: length.seconds } : { amount: length.requests }),
   });
+  const fired: Fired = {
+    generator: 'autocannon',
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.total / result.duration,
+    latencyP99: result.latency.p99,
+    generatorMicros: micros(process.cpuUsage(before)),
+    threads: 1,
+  };
   const { non2xx, errors, timeouts } = result;
-  if (non2xx !== 0 || errors !== 0 || timeouts !== 0 || result['2xx'] !== result.requests.total) {
-    throw new Error(
-      `${shot.label}: not every response was a 2xx (2xx ${result['2xx']} of ` +
-        `${result.requests.total}, non-2xx ${non2xx}, errors ${errors}, timeouts ${timeouts})`,
-    );
-  }
-  return result;
+  const answers: Answers = {
+    total: result.requests.total,
+    ok: result['2xx'],
+    non2xx,
+    errors,
+    timeouts,
+  };
+  return { fired, answers };
+}
+
+/** The fresh header of one request, once each; none once its values are spent. */
+function freshHeaders(fresh: Shot['fresh']): Record<string, string> {
+  const value = fresh?.values.next();
+  return value === undefined ? {} : { [fresh!.header]: value };
 }
 
 /**
- * autocannon's hook that renders each request anew, here with its fresh headers. It runs for every
+ * autocannon's hook that renders each request anew, here with its fresh header. It runs for every
  * request sent, the first of each connection included, and only then.
  */
 function freshRequest(fresh: NonNullable<Shot['fresh']>) {
   return (request: autocannon.Request): autocannon.Request => ({
     ...request,
-    headers: { ...request.headers, ...fresh() },
+    headers: { ...request.headers, ...freshHeaders(fresh) },
   });
 }
 
@@ -87,7 +195,7 @@ async function answer(port: number, path: string, headers: Readonly<Record<strin
  */
 export async function verify(port: number, shot: Shot) {
   const { body, credential } = shot;
-  const headers = (): Record<string, string> => ({ ...shot.headers, ...shot.fresh?.() });
+  const headers = (): Record<string, string> => ({ ...shot.headers, ...freshHeaders(shot.fresh) });
   const ok = await answer(port, shot.path, headers());
   if (ok.status !== 200 || !ok.body.includes(body)) {
     throw new Error(`${shot.label} answered ${ok.status} ${ok.body}, not 200 ${body}`);
@@ -133,7 +241,10 @@ export async function warmUp(
   }
 }
 
-/** Warms every route up, then times the rounds, with the server's CPU and autocannon's (ours). */
+/**
+ * Warms every route up, then times the rounds, with the server's CPU, the load generator's, and
+ * what the rest of the machine spent beside them and this process.
+ */
 export async function rounds(
   groups: readonly Group[],
   options: LoadSettings & { rounds: number; seconds: number; warmup: number },
@@ -145,27 +256,28 @@ export async function rounds(
   for (const { round, group, item } of schedule(lists, options.rounds)) {
     const { server, shots } = groups[group]!;
     const serverBefore = micros(await server.cpu());
-    const clientBefore = process.cpuUsage();
+    const ownBefore = process.cpuUsage();
     const machineBefore = machineMicros();
     const wallBefore = performance.now();
-    const result = await fire(server.port, item, { seconds: options.seconds }, options);
+    const fired = await fire(server.port, item, { seconds: options.seconds }, options);
     const wall = (performance.now() - wallBefore) * 1000;
-    const client = micros(process.cpuUsage(clientBefore));
+    const own = micros(process.cpuUsage(ownBefore));
     const machine = machineMicros() - machineBefore;
     const serverMicros = micros(await server.cpu()) - serverBefore;
-    const requests = result.requests.total;
+    // autocannon's time is this process's; wrk's, its child's.
+    const bench = fired.generator === 'wrk' ? own + fired.generatorMicros : own;
     const run: Run = {
       round,
       sequence: runs.length,
       label: item.label,
       baseline: shots[0].label,
-      requestsPerSecond: requests / result.duration,
-      latencyP99: result.latency.p99,
-      serverMicrosPerRequest: serverMicros / requests,
-      clientCpuShare: client / wall,
+      requestsPerSecond: fired.requestsPerSecond,
+      latencyP99: fired.latencyP99,
+      serverMicrosPerRequest: serverMicros / fired.requests,
+      clientCpuShare: fired.generatorMicros / wall / fired.threads,
     };
     runs.push(run);
-    others.push((machine - serverMicros - client) / wall);
+    others.push((machine - serverMicros - bench) / wall);
     const rate = Math.round(run.requestsPerSecond).toLocaleString('en-US').padStart(7);
     console.error(`round ${round}/${options.rounds}  ${run.label.padEnd(34)}${rate} req/s`);
   }

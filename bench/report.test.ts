@@ -73,7 +73,7 @@ describe('tables', () => {
     const row = table(summarise(['a'], runs)).split('\n')[2];
     assert.equal(
       row,
-      '| a     | 10,000 |     0.50× | 0.50–0.50 |   10.0 |         100.0 |           50 % |',
+      '| a     | 10,000 |     0.50× | 0.50–0.50 |   10.0 |         100.0 |         50 % |',
     );
   });
 

@@ -11,7 +11,7 @@ export interface Run {
   readonly requestsPerSecond: number;
   readonly latencyP99: number;
   readonly serverMicrosPerRequest: number;
-  /** autocannon's own CPU time over wall time: near 1, the load generator set the pace. */
+  /** The load generator's CPU time over wall time, a thread: near 1, it set the pace. */
   readonly clientCpuShare: number;
 }
 
@@ -116,7 +116,7 @@ export type Summary = ReturnType<typeof summarise>[number];
 /** The summaries as the table the load benchmarks print. */
 export function table(summaries: readonly Summary[]): string {
   return markdownTable([
-    ['route', 'req/s', '× no auth', '95 % CI', 'p99 ms', 'server µs/req', 'autocannon CPU'],
+    ['route', 'req/s', '× no auth', '95 % CI', 'p99 ms', 'server µs/req', 'load gen CPU'],
     ...summaries.map((s) => [
       s.label,
       Math.round(s.requestsPerSecond).toLocaleString('en-US'),

@@ -4,6 +4,7 @@
 // routes. See bench/README.md.
 //
 //   npm run bench:routes -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50] [--pipelining 1]
+//     [--generator wrk|autocannon]
 import { fileURLToPath } from 'node:url';
 import { rounds, verify, type Group } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
@@ -14,8 +15,8 @@ import { routeCountTable } from './route-count-table.js';
 
 const PACKAGES = ['express', 'hono', '@hono/node-server', 'fastify', 'autocannon'];
 
-const { load, settings } = parseOptions();
-const started = preamble('vouch with 10, 100 and 1,000 routes', PACKAGES, settings);
+const { load, settings, generator } = parseOptions();
+const started = preamble('vouch with 10, 100 and 1,000 routes', PACKAGES, settings, generator);
 const script = fileURLToPath(new URL('./server.ts', import.meta.url));
 const servers: ServerProcess[] = [];
 try {

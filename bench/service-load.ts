@@ -1,20 +1,21 @@
-// What authentication costs in the illustrated service, with its real store: autocannon against
-// /api/bearer (a real token), /api/headerkey (a real key) and /api/pets (a real session), and
-// /api/health (one store read, no authentication), each compared with /api/version (neither) in
-// the same run; then the service's memory across a million authenticated requests.
+// What authentication costs in the illustrated service, with its real store: wrk (or autocannon)
+// against /api/bearer (a real token), /api/headerkey (a real key) and /api/pets (a real session),
+// and /api/health (one store read, no authentication), each compared with /api/version (neither)
+// in the same run, the authenticated ones against their targets; then the service's memory across
+// a million authenticated requests.
 //
 //   npm run bench:service -- [--store sqlite|postgres|postgres+redis] [--memory-requests 1000000]
 //     [--memory-samples 20] [--log-level warn] [--credential-cache <seconds>], and the load options
 import { fire, rounds, verify, type Shot } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import type { ServerProcess } from './process.js';
-import { memoryVerdict, summarise, table } from './report.js';
-import { launch, type BenchStore } from './service-process.js';
+import { memoryVerdict, summarise, table, targetTable } from './report.js';
+import { launch, serviceTargets, type BenchStore } from './service-process.js';
 
 const STORES = ['sqlite', 'postgres', 'postgres+redis'];
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
 
-const { load, settings, text, number } = parseOptions({
+const { load, settings, generator, text, number } = parseOptions({
   store: { type: 'string' },
   'log-level': { type: 'string' },
   'credential-cache': { type: 'string' },
@@ -39,7 +40,7 @@ async function memoryRun(service: ServerProcess, shots: readonly Shot[]) {
   for (let i = 0; i <= memorySamples; i++) {
     if (i > 0) {
       const shot = shots[i % shots.length]!;
-      sent += (await fire(service.port, shot, part, load)).requests.total;
+      sent += (await fire(service.port, shot, part, load)).requests;
     }
     const { heapUsed, rss } = await service.memory();
     points.push({ requests: sent, heapUsed, rss });
@@ -52,7 +53,7 @@ async function memoryRun(service: ServerProcess, shots: readonly Shot[]) {
 
 const envText = Object.entries(env).map(([name, value]) => `${name}=${value}`);
 const details = [settings, `store ${store}`, ...envText].join(', ');
-const started = preamble('vouch service load', ['fastify', 'autocannon'], details);
+const started = preamble('vouch service load', ['fastify', 'autocannon'], details, generator);
 
 const { service, shots, stop } = await launch(store as BenchStore, env);
 try {
@@ -64,7 +65,7 @@ try {
   const points = memoryRequests > 0 ? await memoryRun(service, authenticated) : [];
   const labels = shots.map((shot) => shot.label);
   const summaries = summarise(labels, runs);
-  console.log(`\n${table(summaries)}\n`);
+  console.log(`\n${table(summaries)}\n\n${targetTable(runs, serviceTargets(shots))}\n`);
   const memory = points.length > 1 ? memoryVerdict(points) : undefined;
   if (memory !== undefined) {
     const [from, to] = [mib(memory.first.heapUsed), mib(memory.last.heapUsed)];

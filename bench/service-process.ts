@@ -8,6 +8,7 @@ import { openStore } from '../service/store/open-store.js';
 import { createPostgresDatabase, createRedisNamespace } from '../test/helpers/services.js';
 import type { Shot } from './load.js';
 import { repo, startServer } from './process.js';
+import type { Target } from './report.js';
 
 const CLI = join(repo, 'service', 'cli', 'run-cli.ts');
 const SERVER = join(repo, 'service', 'server.ts');
@@ -27,6 +28,22 @@ const routes = [
   { path: '/api/headerkey', body: 'Hello, bench-app', credential: 'x-api-key' },
   { path: '/api/pets', body: 'Pets of bench', credential: 'cookie' },
 ];
+
+/**
+ * What bench:service judges (issue #30), round by round: each authenticated route against the
+ * baseline `/api/version` of the same service, which neither authenticates nor reads the store.
+ * `/api/health` is no ceiling: it pings the store.
+ */
+export function serviceTargets(shots: readonly Shot[]): (Target & { first: Shot; second: Shot })[] {
+  const [version] = shots;
+  const of = (path: string) => shots.find((shot) => shot.path === path)!;
+  if (version?.path !== '/api/version') throw new Error('the baseline is /api/version');
+  return [
+    { first: of('/api/bearer'), second: version, times: 0.9 },
+    { first: of('/api/headerkey'), second: version, times: 0.9 },
+    { first: of('/api/pets'), second: version },
+  ];
+}
 
 /**
  * Fresh storage: a SQLite file in a temporary folder, created as the service's first start creates

@@ -55,16 +55,20 @@ export async function startTokenIssuer() {
       opaqueResource: OPAQUE_RESOURCE,
     };
     const introspectionPath = new URL(server.introspectionEndpoint).pathname;
+    const proofs = proofPool(dpopKey, { htu: dpopUrl(JWT_RESOURCE), token: tokens.dpop });
     return {
       authorizationServer: server,
       tokens,
       /** Proofs for `tokens.dpop` on the DPoP route, one a request. */
-      proofs: proofPool(dpopKey, { htu: dpopUrl(JWT_RESOURCE), token: tokens.dpop }),
+      proofs,
       /** The Fastify server's environment: the settings `fastifyApp` takes, as JSON. */
       env: { [OAUTH_ENV]: JSON.stringify(settings) },
       /** The requests its introspection endpoint has received so far. */
       introspections: () => server.requestCount(introspectionPath),
-      close: () => server.close(),
+      close: async () => {
+        proofs.close();
+        await server.close();
+      },
     };
   } catch (error) {
     await server.close();
