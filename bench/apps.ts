@@ -90,6 +90,8 @@ export const targets = [
   { first: routes.anyOf, second: routes.anyOfPeer, times: 1 },
   { first: routes.express45Bearer, second: routes.express45, times: 0.9 },
   { first: routes.honoBearer, second: routes.hono, times: 0.9 },
+  // Any middleware takes Hono off its one-handler path: vouch's beside an empty one (issue #30).
+  { first: routes.honoBearer, second: routes.honoMiddleware, times: 0.95 },
   { first: routes.nestBearer, second: routes.nest, times: 0.9 },
   { first: routes.nestFastifyBearer, second: routes.nestFastify, times: 0.9 },
   // Beside the peer each engine's users have today: a ratio, no target (issues #29 and #30).
