@@ -77,3 +77,17 @@ test('checkLogin: an unknown user costs OWASP scrypt by default', async (t) => {
     [OWASP_SCRYPT.N],
   );
 });
+
+test('checkLogin: a locked user is refused, its password right or wrong, after one scrypt run', async (t) => {
+  const store = await storeWithAlice(t);
+  await store.lockUser('alice', 43);
+  const costs = countScrypt(t);
+  assert.equal(await checkLogin(store, 'alice', 'wonderland', { parameters: FAST }), undefined);
+  assert.equal(await checkLogin(store, 'alice', 'looking-glass', { parameters: FAST }), undefined);
+  assert.deepEqual(
+    costs.map((cost) => cost.N),
+    [FAST.N, FAST.N],
+  );
+  await store.unlockUser('alice');
+  assert.equal((await checkLogin(store, 'alice', 'wonderland'))?.username, 'alice');
+});
