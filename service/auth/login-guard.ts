@@ -40,7 +40,8 @@ export interface LoginGuard {
    * grants, and no device cookie. Once verified, the same username and password are recognised
    * from memory, without a password hash, until anything about a user or its grants changes
    * (see `Store.recallLogin`); a limit holding the attempt back still refuses them. A password
-   * not remembered (a wrong one always) is checked in full, as {@link check} does.
+   * not remembered (a wrong one always) is checked in full, as {@link check} does, once any
+   * check of the same username and password already under way has ended.
    */
   recognise(
     source: SignInSource,
@@ -108,6 +109,11 @@ export function createLoginGuard({
     return verified;
   };
 
+  // The checks under way for Basic, by login digest: a client's parallel requests, or all its
+  // requests when its login has just been forgotten, wait for one check instead of each making
+  // their own (which the hash gate would refuse beyond its queue).
+  const checking = new Map<string, Promise<unknown>>();
+
   /** A login remembered right, unless a limit holds the attempt back. */
   const recall = async (source: SignInSource, username: string, login: LiveLogin) => {
     const verdict = await limiter.recheck(attemptOf(source, username));
@@ -140,15 +146,24 @@ export function createLoginGuard({
     },
     recognise(source, username, password) {
       const key = loginDigest(loginKey, username, password);
-      return delayingRefusals(() => {
+      return delayingRefusals(async () => {
+        // Whatever it ended in, its answer is not this request's: only what it remembered is.
+        const underWay = checking.get(key);
+        if (underWay !== undefined) await underWay.catch(() => undefined);
         const known = store.recallLogin(key);
         if (known !== undefined) return recall(source, username, known);
-        return judge(source, username, () =>
+        const checked = judge(source, username, () =>
           store.rememberLogin(key, async () => {
             const user = await checkLogin(store, username, password);
             return user && { user, scopes: await store.userScopes(user.id) };
           }),
         );
+        checking.set(key, checked);
+        const done = () => {
+          if (checking.get(key) === checked) checking.delete(key);
+        };
+        checked.then(done, done);
+        return checked;
       });
     },
   };

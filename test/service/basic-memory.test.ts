@@ -165,6 +165,29 @@ describe('HTTP Basic remembered', () => {
     assert.equal(costs.length, 0);
   });
 
+  it('parallel requests with one password wait for one check: one hash, no refusal', async (t) => {
+    // One check at a time and none waiting: without waiting for each other, all but one are shed.
+    const gate = hashGate({ concurrency: 1, queue: 0 });
+    const service = await withUsers(t, { hashGate: gate, refusalDelay: refusalDelay({ ms: 0 }) });
+    const costs = countScrypt(t);
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => get(service, 'wonderland', { address: `10.6.${i}.1` })),
+    );
+    assert.deepEqual(answers, Array<number>(16).fill(200));
+    assert.equal(costs.length, 1);
+  });
+
+  it('the same wrong password sent in parallel pays its hash and counts, each time', async (t) => {
+    const limiter = createFailureLimiter({
+      perUsernameAndAddress: { attempts: 3, windowSeconds: 60 },
+    });
+    const service = await withUsers(t, { limiter, refusalDelay: refusalDelay({ ms: 0 }) });
+    const costs = countScrypt(t);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => get(service, 'guess')));
+    assert.deepEqual(answers.sort(), [401, 401, 401, 429]);
+    assert.equal(costs.length, 3);
+  });
+
   it('a password changed, a grant withdrawn, a user locked or removed: forgotten at once', async (t) => {
     const service = await withUsers(t);
     const { store } = service;
