@@ -128,7 +128,7 @@ export interface Store {
   unlockUser(username: string): Promise<boolean>;
   /**
    * The login remembered under `loginDigest` (a keyed hash of a username and password, never the
-   * password) by {@link rememberLogin}: from memory only, at once (see `cacheCredentials`). An
+   * password) by {@link Store.rememberLogin}: from memory only, at once (see `cacheCredentials`). An
    * engine remembers nothing and answers `undefined`.
    */
   recallLogin(loginDigest: string): LiveLogin | undefined;
