@@ -89,13 +89,14 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
     trustProxy: config.trustProxy === false ? false : config.trustProxy.join(','),
   });
   const secure = config.publicOrigin.startsWith('https:');
-  const login = createLoginGuard(
+  const login = createLoginGuard({
     store,
-    options.limiter ?? createFailureLimiter(),
-    deviceCookies(subkey(options.secretKey, 'device'), { secure }),
-    options.hashGate ?? hashGate(),
-    options.refusalDelay ?? refusalDelay(),
-  );
+    limiter: options.limiter ?? createFailureLimiter(),
+    devices: deviceCookies(subkey(options.secretKey, 'device'), { secure }),
+    gate: options.hashGate ?? hashGate(),
+    delay: options.refusalDelay ?? refusalDelay(),
+    loginKey: subkey(options.secretKey, 'login'),
+  });
   const auth = createAuthenticators({ config, store, login, now });
   const csrfOptions = {
     secret: subkey(options.secretKey, 'csrf'),

@@ -62,12 +62,15 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
     authenticate: (request, presented) =>
       refused.has(request) ? undefined : token(request, presented),
   });
+  // The user, with its grants of the moment as its scopes, as a key has: unlike a token, a
+  // password was issued no scopes of its own. Verified once, it is recognised from memory until
+  // a user or a grant changes.
   const basic = new HttpBasic({
     name: 'basic',
-    description: 'A username and password',
+    description: "A username and password; the user's grants are its scopes",
     consultsStore: true,
-    authenticate: async (request, username, password) =>
-      (await login.check(signInSource(request), username, password))?.user.username,
+    authenticate: (request, username, password) =>
+      login.recognise(signInSource(request), username, password),
   });
   const session = new SessionAuth({
     name: 'session',

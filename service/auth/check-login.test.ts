@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
-import { syncBuiltinESMExports } from 'node:module';
 import { test, type TestContext } from 'node:test';
+import { countScrypt } from '../../test/helpers/count-scrypt.js';
 import { hashPassword, OWASP_SCRYPT, type ScryptParameters } from '../security/passwords.js';
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store.js';
 import type { Store } from '../store/store.js';
@@ -9,35 +8,6 @@ import { checkLogin } from './check-login.js';
 
 // Cheap parameters keep the suite fast.
 const FAST: ScryptParameters = { N: 2 ** 10, r: 8, p: 1 };
-
-/** What one scrypt run costs: everything its time depends on, the password aside. */
-interface ScryptWork {
-  readonly N: number;
-  readonly r: number;
-  readonly p: number;
-  readonly saltBytes: number;
-  readonly keyBytes: number;
-}
-
-/** Records real scrypt runs (and the work each does) without replacing them. */
-function countScrypt(t: TestContext): ScryptWork[] {
-  const costs: ScryptWork[] = [];
-  const original = crypto.scrypt;
-  const counting = ((...args: Parameters<typeof crypto.scrypt>) => {
-    const [, salt, keyBytes, options] = args;
-    const { N = 0, r = 0, p = 0 } = typeof options === 'object' ? options : {};
-    const saltBytes = typeof salt === 'string' ? Buffer.byteLength(salt) : salt.byteLength;
-    costs.push({ N, r, p, saltBytes, keyBytes });
-    (original as (...a: unknown[]) => void)(...args);
-  }) as typeof crypto.scrypt;
-  crypto.scrypt = counting;
-  syncBuiltinESMExports();
-  t.after(() => {
-    crypto.scrypt = original;
-    syncBuiltinESMExports();
-  });
-  return costs;
-}
 
 async function storeWithAlice(t: TestContext): Promise<Store> {
   const store = openSqliteStore(':memory:');
@@ -76,4 +46,18 @@ test('checkLogin: an unknown user costs OWASP scrypt by default', async (t) => {
     costs.map((cost) => cost.N),
     [OWASP_SCRYPT.N],
   );
+});
+
+test('checkLogin: a locked user is refused, its password right or wrong, after one scrypt run', async (t) => {
+  const store = await storeWithAlice(t);
+  await store.lockUser('alice', 43);
+  const costs = countScrypt(t);
+  assert.equal(await checkLogin(store, 'alice', 'wonderland', { parameters: FAST }), undefined);
+  assert.equal(await checkLogin(store, 'alice', 'looking-glass', { parameters: FAST }), undefined);
+  assert.deepEqual(
+    costs.map((cost) => cost.N),
+    [FAST.N, FAST.N],
+  );
+  await store.unlockUser('alice');
+  assert.equal((await checkLogin(store, 'alice', 'wonderland'))?.username, 'alice');
 });

@@ -8,9 +8,9 @@ export interface CheckLoginOptions {
 }
 
 /**
- * The user these credentials belong to, or `undefined` for an unknown user or a wrong password.
- * An unknown user still runs scrypt (against {@link dummyHash}), so the two failures take the same
- * time and cannot be told apart.
+ * The user these credentials belong to, or `undefined` for an unknown user, a wrong password or a
+ * locked user. An unknown user still runs scrypt (against {@link dummyHash}), and a locked one its
+ * own, so the failures take the same time and cannot be told apart.
  *
  * @example const user = await checkLogin(store, username, password);
  */
@@ -25,6 +25,7 @@ export async function checkLogin(
     await verifyPassword(password, dummyHash(options.parameters));
     return undefined;
   }
-  if (!(await verifyPassword(password, found.passwordHash))) return undefined;
+  const right = await verifyPassword(password, found.passwordHash);
+  if (!right || found.lockedAt !== null) return undefined;
   return { id: found.id, username: found.username, createdAt: found.createdAt };
 }

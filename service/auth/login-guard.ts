@@ -2,9 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import { checkLogin } from './check-login.js';
 import type { DeviceCookies } from '../security/device-cookie.js';
 import { type HashGate } from '../security/hash-gate.js';
-import type { FailureLimiter } from '../security/rate-limit.js';
+import type { Attempt, FailureLimiter } from '../security/rate-limit.js';
 import type { RefusalDelay } from '../security/refusal-delay.js';
-import type { Store, UserRecord } from '../store/store.js';
+import { loginDigest } from '../security/secrets.js';
+import type { LiveLogin, Store, UserRecord } from '../store/store.js';
 import { PasswordChecksBusyError, RetryLaterError, TooManyAttemptsError } from '../errors.js';
 
 /** Where a sign-in comes from: the client address and the `Cookie` header it sent. */
@@ -35,6 +36,19 @@ export interface LoginGuard {
    */
   check(source: SignInSource, username: string, password: string): Promise<SignedIn | undefined>;
   /**
+   * As {@link check}, for a password sent with every request (HTTP Basic): the user with its
+   * grants, and no device cookie. Once verified, the same username and password are recognised
+   * from memory, without a password hash, until anything about a user or its grants changes
+   * (see `Store.recallLogin`); a limit holding the attempt back still refuses them. A password
+   * not remembered (a wrong one always) is checked in full, as {@link check} does, once any
+   * check of the same username and password already under way has ended.
+   */
+  recognise(
+    source: SignInSource,
+    username: string,
+    password: string,
+  ): Promise<LiveLogin | undefined>;
+  /**
    * Rejects with {@link PasswordChecksBusyError}, once the refusal delay has passed, when a check
    * would be refused now for want of capacity; resolves at once otherwise. To refuse before
    * reading a body.
@@ -42,54 +56,115 @@ export interface LoginGuard {
   refuseWhenBusy(): Promise<void>;
 }
 
+/** What {@link createLoginGuard} works with. */
+export interface LoginGuardDeps {
+  readonly store: Store;
+  readonly limiter: FailureLimiter;
+  readonly devices: DeviceCookies;
+  readonly gate: HashGate;
+  readonly delay: RefusalDelay;
+  /** The secret that logins are remembered under a keyed hash with (see `loginDigest`). */
+  readonly loginKey: string;
+}
+
 /** The guard shared by `/api/token`, `/api/auth/login` and HTTP Basic. */
-export function createLoginGuard(
-  store: Store,
-  limiter: FailureLimiter,
-  devices: DeviceCookies,
-  gate: HashGate,
-  delay: RefusalDelay,
-): LoginGuard {
-  const judge = async (source: SignInSource, username: string, password: string) => {
+export function createLoginGuard({
+  store,
+  limiter,
+  devices,
+  gate,
+  delay,
+  loginKey,
+}: LoginGuardDeps): LoginGuard {
+  const attemptOf = (source: SignInSource, username: string): Attempt => ({
+    address: source.address,
+    username,
+    device: devices.trusted(source.cookie, username),
+  });
+
+  /** Runs `verify` in its turn, counting the attempt toward the limits unless it succeeds. */
+  const judge = async <T>(
+    source: SignInSource,
+    username: string,
+    verify: () => Promise<T | undefined>,
+  ): Promise<T | undefined> => {
     // Refused before anything is counted or looked up: the cheapest answer to a flood.
     if (gate.busy()) throw new PasswordChecksBusyError();
-    const attempt = {
-      address: source.address,
-      username,
-      device: devices.trusted(source.cookie, username),
-    };
+    const attempt = attemptOf(source, username);
     const verdict = await limiter.check(attempt);
     if (!verdict.allowed) throw new TooManyAttemptsError(verdict.retryAfterSeconds);
-    let user;
+    let verified;
     try {
-      user = await gate.run(() => checkLogin(store, username, password));
+      verified = await gate.run(verify);
     } catch (error) {
       // The store failed, or the checks were all busy: not the caller's failure.
       await limiter.release(attempt);
       throw error;
     }
-    if (user === undefined) {
+    if (verified === undefined) {
       await limiter.fail(attempt);
       return undefined;
     }
     await limiter.succeed(attempt);
-    return { user, deviceCookie: devices.issue(user.username) };
+    return verified;
   };
+
+  // The checks under way for Basic, by login digest: a client's parallel requests, or all its
+  // requests when its login has just been forgotten, wait for one check instead of each making
+  // their own (which the hash gate would refuse beyond its queue).
+  const checking = new Map<string, Promise<unknown>>();
+
+  /** A login remembered right, unless a limit holds the attempt back. */
+  const recall = async (source: SignInSource, username: string, login: LiveLogin) => {
+    const verdict = await limiter.recheck(attemptOf(source, username));
+    if (!verdict.allowed) throw new TooManyAttemptsError(verdict.retryAfterSeconds);
+    return login;
+  };
+
+  /** Runs `answer`; a refusal (429, 503) waits its delay, a failing store is answered at once. */
+  const delayingRefusals = async <T>(answer: () => Promise<T>): Promise<T> => {
+    const arrived = performance.now();
+    try {
+      return await answer();
+    } catch (error) {
+      if (error instanceof RetryLaterError) await delay.until(arrived);
+      throw error;
+    }
+  };
+
   return {
     async refuseWhenBusy() {
       if (!gate.busy()) return;
       await delay.until(performance.now());
       throw new PasswordChecksBusyError();
     },
-    async check(source, username, password) {
-      const arrived = performance.now();
-      try {
-        return await judge(source, username, password);
-      } catch (error) {
-        // A refusal (429, 503) waits its delay; a failing store is answered at once.
-        if (error instanceof RetryLaterError) await delay.until(arrived);
-        throw error;
-      }
+    check(source, username, password) {
+      return delayingRefusals(async () => {
+        const user = await judge(source, username, () => checkLogin(store, username, password));
+        return user && { user, deviceCookie: devices.issue(user.username) };
+      });
+    },
+    recognise(source, username, password) {
+      const key = loginDigest(loginKey, username, password);
+      return delayingRefusals(async () => {
+        // Whatever it ended in, its answer is not this request's: only what it remembered is.
+        const underWay = checking.get(key);
+        if (underWay !== undefined) await underWay.catch(() => undefined);
+        const known = store.recallLogin(key);
+        if (known !== undefined) return recall(source, username, known);
+        const checked = judge(source, username, () =>
+          store.rememberLogin(key, async () => {
+            const user = await checkLogin(store, username, password);
+            return user && { user, scopes: await store.userScopes(user.id) };
+          }),
+        );
+        checking.set(key, checked);
+        const done = () => {
+          if (checking.get(key) === checked) checking.delete(key);
+        };
+        checked.then(done, done);
+        return checked;
+      });
     },
   };
 }

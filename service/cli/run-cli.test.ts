@@ -176,6 +176,9 @@ test('an unknown command or a wrong number of arguments exits 2 with the usage',
     [['user', 'add'], 'user add needs a <username>'],
     [['user', 'add', 'alice', 'extra'], 'user add takes one <username>, got 2 arguments'],
     [['user', 'list', 'extra'], 'user list takes no argument, got 1'],
+    [['user', 'passwd'], 'user passwd needs a <username>'],
+    [['user', 'lock', 'alice', 'bob'], 'user lock takes one <username>, got 2 arguments'],
+    [['user', 'remove'], 'user remove needs a <username>'],
     [['key', 'add'], 'key add needs an <application-name>'],
     [['key', 'add', 'two', 'words'], 'key add takes one <application-name>, got 2 arguments'],
     [['key', 'revoke'], 'key revoke needs an <id>'],
@@ -270,6 +273,90 @@ test('user list: one line per user, id, name and creation time', async (t) => {
     stdout: '1\talice\t2025-01-02T03:04:05.000Z\n2\tbob@example.com\t2025-06-01T00:00:00.000Z\n',
     stderr: '',
   });
+});
+
+test('user passwd: the password from standard input replaces the old one at once', async (t) => {
+  const { env, file } = await newDatabase(t);
+  await run(['user', 'add', 'alice'], env, 'wonderland\n');
+  await run(['user', 'add', 'bob'], env, 'bobpassword\n');
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const hash = async (name: string) => (await store.findUserCredentials(name))!.passwordHash;
+  assert.deepEqual(await run(['user', 'passwd', 'alice'], env, 'looking-glass\n'), {
+    code: 0,
+    stdout: 'password of user alice changed\n',
+    stderr: '',
+  });
+  assert.ok(await verifyPassword('looking-glass', await hash('alice')));
+  assert.equal(await verifyPassword('wonderland', await hash('alice')), false);
+  assert.ok(await verifyPassword('bobpassword', await hash('bob')), 'nobody else changes');
+
+  const refused: [string, string, string][] = [
+    ['carol', 'a long password', 'error: no user is named "carol" (see user list)\n'],
+    ['alice', 'seven77', 'error: the password is shorter than 8 characters'],
+    ['alice', '', 'error: the password is empty'],
+  ];
+  for (const [username, password, message] of refused) {
+    const outcome = await run(['user', 'passwd', username], env, password);
+    assert.equal(outcome.code, 1, username);
+    assert.equal(outcome.stdout, '');
+    assert.ok(outcome.stderr.startsWith(message), outcome.stderr);
+  }
+  assert.ok(await verifyPassword('looking-glass', await hash('alice')), 'as it was');
+});
+
+test('user lock, unlock and remove: at once; again is fine; unknown is an error', async (t) => {
+  const { env, file } = await newDatabase(t);
+  await run(['user', 'add', 'alice'], env, 'wonderland\n');
+  await run(['user', 'add', 'bob'], env, 'bobpassword\n');
+  await run(['user', 'grant', 'alice', 'admin'], env);
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const lockedAt = async () => (await store.findUserCredentials('alice'))?.lockedAt;
+  const at = (ms: number): CliOptions => ({ ...FAST, now: () => ms });
+
+  assert.deepEqual(await run(['user', 'lock', 'alice'], env, '', at(1234)), {
+    code: 0,
+    stdout: 'user alice locked: its password, tokens and sessions are refused\n',
+    stderr: '',
+  });
+  assert.deepEqual(await run(['user', 'lock', 'alice'], env, '', at(5678)), {
+    code: 0,
+    stdout: 'user alice was already locked\n',
+    stderr: '',
+  });
+  assert.equal(await lockedAt(), 1234);
+  assert.deepEqual(await run(['user', 'unlock', 'alice'], env), {
+    code: 0,
+    stdout: 'user alice unlocked\n',
+    stderr: '',
+  });
+  assert.deepEqual(await run(['user', 'unlock', 'alice'], env), {
+    code: 0,
+    stdout: 'user alice was not locked\n',
+    stderr: '',
+  });
+  assert.equal(await lockedAt(), null);
+
+  const alice = (await store.findUserCredentials('alice'))!;
+  assert.deepEqual(await run(['user', 'remove', 'alice'], env), {
+    code: 0,
+    stdout: 'user alice removed, with its tokens, sessions and grants\n',
+    stderr: '',
+  });
+  assert.equal(await store.findUserCredentials('alice'), undefined);
+  assert.deepEqual(await store.userScopes(alice.id), []);
+  assert.deepEqual(
+    (await store.listUsers()).map((user) => user.username),
+    ['bob'],
+  );
+  for (const command of ['lock', 'unlock', 'remove']) {
+    assert.deepEqual(await run(['user', command, 'alice'], env), {
+      code: 1,
+      stdout: '',
+      stderr: 'error: no user is named "alice" (see user list)\n',
+    });
+  }
 });
 
 test('key add prints the key alone on the last line; only its digest is stored', async (t) => {
@@ -568,12 +655,12 @@ test('end to end: the real process, its streams and exit codes, across restarts'
   const { env, file } = tempDatabase(t);
   const [help, unknown, badName] = await Promise.all([
     spawnCli(['--help'], env),
-    spawnCli(['user', 'remove', 'x'], env),
+    spawnCli(['user', 'rename', 'x'], env),
     spawnCli(['user', 'add', 'bad name'], env, 'wonderland\n'),
   ]);
   assert.deepEqual(help, { code: 0, stdout: USAGE, stderr: '' });
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /^not a command: user remove x\n\nUsage:/);
+  assert.match(unknown.stderr, /^not a command: user rename x\n\nUsage:/);
   assert.equal(badName.code, 1);
   assert.match(badName.stderr, /^error: a username is 1 to 64 characters/);
   assert.equal(existsSync(file), false, 'bad input wrote nothing');

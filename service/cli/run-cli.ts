@@ -10,7 +10,14 @@ import {
   revokeKeyScope,
   revokeUserScope,
 } from './scope-commands.js';
-import { addUser, listUsers } from './user-commands.js';
+import {
+  addUser,
+  listUsers,
+  lockUser,
+  removeUser,
+  setPassword,
+  unlockUser,
+} from './user-commands.js';
 import type { ScryptParameters } from '../security/passwords.js';
 import { connectRedis } from '../config/backing-services.js';
 import { redisKeyPrefix, redisUrl as checkedRedisUrl } from '../config/config.js';
@@ -35,6 +42,11 @@ Commands:
   user grant <username> <scope>         grant a scope to a user, for the tokens issued from now on
   user revoke-scope <username> <scope>  withdraw a scope from a user and its tokens, at once and
                                         for good (granted again, it is for later tokens only)
+  user passwd <username>                change a user's password, read from standard input; the
+                                        old one stops working at once
+  user lock <username>                  refuse a user's password, tokens and sessions, at once
+  user unlock <username>                let a locked user back in
+  user remove <username>                delete a user with its tokens, sessions and grants
   key add <application-name>            create an application's key, printed once on the last line
   key list                              list keys: id, prefix, application, active or revoked
   key revoke <id>                       revoke a key at once (revoking it again is not an error)
@@ -151,6 +163,25 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
     },
   ],
   [
+    'user passwd',
+    {
+      arguments: ['a <username>'],
+      run: (context, args, options) => setPassword(context, nth(args, 0), options.scrypt),
+    },
+  ],
+  [
+    'user lock',
+    { arguments: ['a <username>'], run: (context, args) => lockUser(context, nth(args, 0)) },
+  ],
+  [
+    'user unlock',
+    { arguments: ['a <username>'], run: (context, args) => unlockUser(context, nth(args, 0)) },
+  ],
+  [
+    'user remove',
+    { arguments: ['a <username>'], run: (context, args) => removeUser(context, nth(args, 0)) },
+  ],
+  [
     'key add',
     { arguments: ['an <application-name>'], run: (context, args) => addKey(context, nth(args, 0)) },
   ],
@@ -221,7 +252,7 @@ function isMain(): boolean {
 
 if (isMain()) {
   process.exitCode = await runCli(process.argv.slice(2), {
-    // A getter: touching process.stdin opens it, which only `user add` and `token revoke` need.
+    // A getter: touching process.stdin opens it, which only the commands reading a secret need.
     get stdin() {
       return process.stdin;
     },

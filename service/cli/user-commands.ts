@@ -4,7 +4,7 @@ import { type Store } from '../store/store.js';
 import { type CliContext } from './cli-context.js';
 import { promptSecret } from './prompt-secret.js';
 import { readSecret } from './read-secret.js';
-import { CliError, UsernameTakenError } from '../errors.js';
+import { CliError, NotFoundError, UsernameTakenError } from '../errors.js';
 
 /**
  * `user add <username>`: the password comes from standard input, typed twice without echo on a
@@ -18,15 +18,7 @@ export async function addUser(
 ): Promise<void> {
   const badName = usernameProblem(username);
   if (badName !== undefined) throw new CliError(`${badName}: ${JSON.stringify(username)}`);
-  const password =
-    context.io.stdin.isTTY === true
-      ? await typedPassword(context)
-      : await readSecret(context.io.stdin);
-  if (password === undefined) throw new CliError('the password is too long');
-  const badPassword = passwordProblem(password);
-  if (badPassword !== undefined) {
-    throw new CliError(`${badPassword} (it is read from standard input)`);
-  }
+  const password = await newPassword(context);
   await context.withStore(async (store) => {
     // Fail fast before paying for scrypt; the insert below still catches a racing duplicate.
     if ((await store.findUserCredentials(username)) !== undefined) {
@@ -36,6 +28,85 @@ export async function addUser(
     const user = await store.createUser(username, hash, context.now());
     context.io.stdout.write(`user ${user.username} added (id ${user.id})\n`);
   });
+}
+
+/**
+ * `user passwd <username>`: a new password, read as `user add` reads one. The old password stops
+ * working at once, on every instance; the user's tokens and sessions are kept.
+ */
+export async function setPassword(
+  context: CliContext,
+  username: string,
+  scrypt?: ScryptParameters,
+): Promise<void> {
+  const password = await newPassword(context);
+  await context.withStore(async (store) => {
+    // Fail fast before paying for scrypt; the update below still catches a racing removal.
+    if ((await store.findUserCredentials(username)) === undefined) throw unknownUser(username);
+    const hash = await hashPassword(password, scrypt);
+    await store.setUserPassword(username, hash).catch(whenUnknown(username));
+  });
+  context.io.stdout.write(`password of user ${username} changed\n`);
+}
+
+/** `user remove <username>`: the user is deleted at once, with its tokens, sessions and grants. */
+export async function removeUser(context: CliContext, username: string): Promise<void> {
+  await context.withStore((store) => store.removeUser(username).catch(whenUnknown(username)));
+  context.io.stdout.write(`user ${username} removed, with its tokens, sessions and grants\n`);
+}
+
+/**
+ * `user lock <username>`: the user's password, tokens and sessions are refused at once, until
+ * `user unlock`. Locking a locked user succeeds: the state asked for holds.
+ */
+export async function lockUser(context: CliContext, username: string): Promise<void> {
+  const locked = await context.withStore((store) =>
+    store.lockUser(username, context.now()).catch(whenUnknown(username)),
+  );
+  context.io.stdout.write(
+    locked
+      ? `user ${username} locked: its password, tokens and sessions are refused\n`
+      : `user ${username} was already locked\n`,
+  );
+}
+
+/** `user unlock <username>`: the user's password works again, and its unexpired tokens and sessions. */
+export async function unlockUser(context: CliContext, username: string): Promise<void> {
+  const unlocked = await context.withStore((store) =>
+    store.unlockUser(username).catch(whenUnknown(username)),
+  );
+  context.io.stdout.write(
+    unlocked ? `user ${username} unlocked\n` : `user ${username} was not locked\n`,
+  );
+}
+
+function unknownUser(username: string): CliError {
+  return new CliError(`no user is named ${JSON.stringify(username)} (see user list)`);
+}
+
+/** Rethrows an error, as {@link unknownUser} when the store found no such user. */
+function whenUnknown(username: string): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof NotFoundError) throw unknownUser(username);
+    throw error;
+  };
+}
+
+/**
+ * A new password from standard input (typed twice without echo on a terminal), checked before
+ * anything is opened.
+ */
+async function newPassword(context: CliContext): Promise<string> {
+  const password =
+    context.io.stdin.isTTY === true
+      ? await typedPassword(context)
+      : await readSecret(context.io.stdin);
+  if (password === undefined) throw new CliError('the password is too long');
+  const badPassword = passwordProblem(password);
+  if (badPassword !== undefined) {
+    throw new CliError(`${badPassword} (it is read from standard input)`);
+  }
+  return password;
 }
 
 /** A password typed on a terminal, twice, never shown: a typing mistake cannot be seen. */

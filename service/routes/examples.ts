@@ -70,7 +70,7 @@ export function exampleRoutes(app: FastifyInstance, auth: Authenticators): void 
         503: checksBusy,
       },
     ),
-    ...withAuth(auth.basic, async (request) => ({ httpuser: request.auth })),
+    ...withAuth(auth.basic, async (request) => ({ httpuser: request.auth.user.username })),
   });
   app.get('/api/apikey', {
     schema: text(

@@ -6,7 +6,7 @@ export const TAGS = [
   { name: 'examples', description: 'One operation for each kind of authentication' },
   { name: 'sign-in', description: 'Tokens and sessions from a username and password' },
   { name: 'events', description: 'A router with an authentication of its own (X-API-Key)' },
-  { name: 'admin', description: 'Administration: a Bearer token with the admin scope' },
+  { name: 'admin', description: 'Administration: the admin scope, by Bearer token or Basic' },
   { name: 'service', description: 'Health and version, without authentication' },
 ] as const;
 

@@ -227,6 +227,77 @@ test("a success from a trusted device forgets the device's failures", async (t) 
   );
 });
 
+test('recheck: a password known right is refused while a limit holds, and counts nothing', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({
+    perUsernameAndAddress: { attempts: 3, windowSeconds: 60 },
+    perAddress: { attempts: 5, windowSeconds: 60 },
+    perDevice: { attempts: 2, windowSeconds: 60 },
+  });
+  const alice = at('10.0.0.1', 'alice');
+  for (let i = 0; i < 10; i++) assert.deepEqual(await limiter.recheck(alice), { allowed: true });
+  assert.equal(
+    await failMany(
+      limiter,
+      3,
+      () => '10.0.0.1',
+      () => 'alice',
+    ),
+    3,
+    'ten rechecks counted nothing',
+  );
+  // Where check refuses, recheck refuses too, and says for how long.
+  assert.deepEqual(await limiter.recheck(alice), { allowed: false, retryAfterSeconds: 60 });
+  assert.deepEqual(await limiter.recheck(at('10.0.0.2', 'alice')), { allowed: true });
+  // The address's own limit holds as well, whatever the username.
+  await failMany(
+    limiter,
+    2,
+    () => '10.0.0.1',
+    () => 'bob',
+  );
+  assert.equal((await limiter.recheck(at('10.0.0.1', 'carol'))).allowed, false);
+  // A trusted device is judged on its own counter only.
+  const device = at('10.0.0.1', 'alice', 'device-1');
+  assert.deepEqual(await limiter.recheck(device), { allowed: true });
+  await failMany(
+    limiter,
+    2,
+    () => '10.0.0.1',
+    () => 'alice',
+    'device-1',
+  );
+  assert.deepEqual(await limiter.recheck(device), { allowed: false, retryAfterSeconds: 60 });
+});
+
+test("recheck, allowed, forgets the pair's failures as a success does, not the address's", async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({
+    perUsernameAndAddress: { attempts: 3, windowSeconds: 60 },
+    perAddress: { attempts: 5, windowSeconds: 60 },
+  });
+  const fails = () =>
+    failMany(
+      limiter,
+      4,
+      () => '10.0.0.1',
+      () => 'alice',
+    );
+  // Two failures, forgotten by the recheck: three more are allowed, then the address's 5 hold.
+  assert.equal(
+    await failMany(
+      limiter,
+      2,
+      () => '10.0.0.1',
+      () => 'alice',
+    ),
+    2,
+  );
+  assert.deepEqual(await limiter.recheck(at('10.0.0.1', 'alice')), { allowed: true });
+  assert.equal(await fails(), 3);
+  assert.equal((await limiter.check(at('10.0.0.1', 'bob'))).allowed, false);
+});
+
 test('parallel guesses cannot overtake the limit: each allowed check is counted at once', async (t) => {
   fakeClock(t);
   const limiter = createFailureLimiter({ perUsername: { attempts: 10, windowSeconds: 60 } });

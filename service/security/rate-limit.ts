@@ -75,6 +75,13 @@ export interface FailureLimiter {
   succeed(attempt: Attempt): Promise<void>;
   /** The attempt could not be judged (store unavailable): it is uncounted. */
   release(attempt: Attempt): Promise<void>;
+  /**
+   * For a password verified before and remembered, in place of the other four: the verdict
+   * `check` would give, without counting the attempt (it cannot be a guess); when allowed, what
+   * `succeed` forgets is forgotten. Refused while a limit holds, a right password answers what a
+   * wrong one does, so a limit cannot be used to tell them apart.
+   */
+  recheck(attempt: Attempt): Promise<AttemptVerdict>;
 }
 
 /** One kind of counter: its key prefix, how many points it holds, for how many seconds. */
@@ -197,6 +204,25 @@ export function createFailureLimiter(
     },
     async release(attempt) {
       await Promise.all(countsOf(attempt).map(({ store, key }) => uncount(store, key)));
+    },
+    async recheck(attempt) {
+      const counts = await Promise.all(
+        countsOf(attempt).map(async (count) => ({
+          count,
+          consumed: (await count.store.get(count.key)) ?? undefined,
+        })),
+      );
+      // What check() refuses: one more failure would pass the limit.
+      const over = counts.flatMap(({ count, consumed }) =>
+        consumed !== undefined && consumed.consumedPoints >= count.limit.attempts ? [consumed] : [],
+      );
+      if (over.length > 0) return { allowed: false, retryAfterSeconds: retryAfter(over) };
+      await Promise.all(
+        counts
+          .filter(({ count, consumed }) => count.forget && (consumed?.consumedPoints ?? 0) > 0)
+          .map(({ count }) => count.store.delete(count.key)),
+      );
+      return { allowed: true };
     },
   };
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import { isB64token } from 'vouch';
-import { digest, newApiKey, newSecret } from './secrets.js';
+import { digest, loginDigest, newApiKey, newSecret } from './secrets.js';
 
 test('newSecret gives 256 bits of base64url by default, a valid b64token', () => {
   const secret = newSecret();
@@ -41,4 +41,22 @@ test('newApiKey is prefixed, 256 random bits, and its prefix is its first 11 cha
   assert.equal(prefix, key.slice(0, 11));
   assert.ok(prefix.startsWith('vk_'));
   assert.notEqual(newApiKey().key, key);
+});
+
+test('loginDigest: an HMAC under the key, of both halves, that no other split can match', () => {
+  const key = newSecret();
+  const alice = loginDigest(key, 'alice', 'wonder:land');
+  assert.equal(alice, createHmac('sha256', key).update('5:alicewonder:land').digest('base64url'));
+  assert.ok(!alice.includes('wonder'));
+  // The same characters split elsewhere, the same pair under another key, another password.
+  for (const other of [
+    loginDigest(key, 'alice:', 'wonderland'),
+    loginDigest(key, 'alicew', 'onder:land'),
+    loginDigest(key, 'alic', 'ewonder:land'),
+    loginDigest(newSecret(), 'alice', 'wonder:land'),
+    loginDigest(key, 'alice', 'wonder:lane'),
+  ]) {
+    assert.notEqual(other, alice);
+  }
+  assert.equal(loginDigest(key, 'alice', 'wonder:land'), alice, 'the same pair, the same digest');
 });

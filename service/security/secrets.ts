@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes } from 'node:crypto';
 
 /** Every API key starts with this, so a leaked one is recognisable (and greppable) at a glance. */
 export const API_KEY_PREFIX = 'vk_';
@@ -25,6 +25,20 @@ export function newSecret(bytes = 32): string {
  */
 export function digest(secret: string): string {
   return hash('sha256', secret, 'base64url');
+}
+
+/**
+ * A keyed hash (HMAC-SHA256 under `key`, base64url) of a username and password: what a login
+ * verified once is remembered under, never the password itself. Without the key, nobody can
+ * compute it, so nothing about the password can be guessed from it, or from how it compares.
+ *
+ * @example store.recallLogin(loginDigest(key, 'alice', password))
+ */
+export function loginDigest(key: string, username: string, password: string): string {
+  // The username's length in bytes first: no other username and password give the same input.
+  return createHmac('sha256', key)
+    .update(`${Buffer.byteLength(username)}:${username}${password}`)
+    .digest('base64url');
 }
 
 /** A new API key and the prefix that identifies it in listings. */

@@ -94,6 +94,24 @@ for (const [name, counters] of Object.entries(backends)) {
         assert.deepEqual(await failOnce(a, dave.address, dave.username), { allowed: true });
       }
     });
+
+    it('a limit reached on one instance holds a remembered password back on the other', async (t) => {
+      const store = await counters(t);
+      if (store === undefined) return;
+      const [a, b] = [createFailureLimiter({}, store), createFailureLimiter({}, store)];
+      const erin = { address: '10.0.0.1', username: 'erin' };
+      for (let i = 0; i < 4; i++) await failOnce(a, erin.address, erin.username);
+      assert.deepEqual(await b.recheck(erin), { allowed: true }, 'four failures: not yet');
+      // The recheck forgot the pair's four: five more fit before the limit holds on both.
+      for (let i = 0; i < 5; i++) {
+        assert.deepEqual(await failOnce(a, erin.address, erin.username), { allowed: true });
+      }
+      for (const instance of [a, b]) {
+        const verdict = await instance.recheck(erin);
+        assert.ok(!verdict.allowed, 'refused');
+        assert.ok(verdict.retryAfterSeconds > 14 * 60);
+      }
+    });
   });
 }
 

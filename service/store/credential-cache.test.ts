@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Awaitable } from 'vouch';
 import { storeEngines, type TestDatabase } from '../../test/helpers/store-engines.js';
 import { cacheCredentials, type CredentialCacheOptions } from './credential-cache.js';
-import type { ChangeWatcher, Store, UserRecord } from './store.js';
+import type { ChangeWatcher, LiveLogin, Store, UserRecord } from './store.js';
 import { until } from '../../test/helpers/wait.js';
 
 const MINUTE = 60_000;
@@ -33,6 +33,20 @@ function fromMemory(answer: Awaitable<unknown>): boolean {
   const settled = () => looking.delete(answer);
   answer.then(settled, settled);
   return false;
+}
+
+/**
+ * Verifies `login` under `key` until it is remembered: a notice of an earlier change may still be
+ * on its way (PostgreSQL announces the store's own writes too), and would forget it.
+ */
+async function remembered(store: Store, key: string, login: LiveLogin): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    await store.rememberLogin(key, () => Promise.resolve(login));
+    if (store.recallLogin(key) !== undefined) return;
+    if (Date.now() > deadline) assert.fail(`${key} is never remembered`);
+    await sleep(5);
+  }
 }
 
 /** Settles the lookups the test left, before anything else closes. */
@@ -137,6 +151,90 @@ for (const engine of storeEngines) {
       const session = store.findSession('session', 2, timeouts);
       assert.equal(fromMemory(session), true);
       assert.deepEqual(session, { user: alice, createdAt: 0, lastSeenAt: 0 });
+    });
+
+    it('a verified login is recalled from memory; a refused one is not kept', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      const login = { user: alice, scopes: ['admin'] };
+      let checks = 0;
+      const verify = (answer: typeof login | undefined) => () => {
+        checks += 1;
+        return Promise.resolve(answer);
+      };
+      assert.equal(store.recallLogin('right'), undefined);
+      assert.deepEqual(await store.rememberLogin('right', verify(login)), login);
+      assert.deepEqual(store.recallLogin('right'), login);
+      assert.equal(await store.rememberLogin('wrong', verify(undefined)), undefined);
+      assert.equal(store.recallLogin('wrong'), undefined);
+      assert.equal(checks, 2);
+      // Kinds never mix: a login's digest is no token.
+      assert.equal(await store.findToken('right', 1), undefined);
+    });
+
+    it('logins are forgotten at once by any change to a user or a grant made through it', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      const bob = await store.createUser('bob', 'h', 0);
+      const remember = () => remembered(store, 'alice', { user: alice, scopes: [] });
+      const changes: [string, () => Promise<unknown>][] = [
+        ['a grant', () => store.grantUserScope('alice', 'admin')],
+        ['a grant withdrawn', () => store.revokeUserScope('alice', 'admin')],
+        ['a new password', () => store.setUserPassword('alice', 'new-hash')],
+        ['a lock', () => store.lockUser('alice', 1)],
+        ['an unlock', () => store.unlockUser('alice')],
+        // Another user's removal: logins are not kept per user, so all of them go.
+        ['a removal', () => store.removeUser(bob.username)],
+      ];
+      for (const [what, change] of changes) {
+        await remember();
+        await change();
+        assert.equal(store.recallLogin('alice'), undefined, what);
+      }
+      // Nothing else a store does forgets them (once the notices of the changes above are in).
+      await sleep(200);
+      await remember();
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.revokeToken('token', 1);
+      const app = await store.createApplication('billing', 'vk_1', 'key', 0);
+      await store.revokeApplication(app.id, 1);
+      await store.createSession('session', alice.id, 0);
+      await store.deleteSession('session');
+      await sleep(200);
+      assert.notEqual(store.recallLogin('alice'), undefined);
+    });
+
+    it("another connection's change to a user or a grant forgets logins once reported", async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, db, alice } = fixed;
+      const changes: [string, string][] = [
+        ['a new password', "UPDATE users SET password_hash = 'new' WHERE username = 'alice'"],
+        ['a lock', "UPDATE users SET locked_at = 1 WHERE username = 'alice'"],
+        ['a grant', `INSERT INTO user_scopes (user_id, scope) VALUES (${alice.id}, 'admin')`],
+        ['a grant withdrawn', "DELETE FROM user_scopes WHERE scope = 'admin'"],
+        ['a removal', "DELETE FROM users WHERE username = 'alice'"],
+      ];
+      for (const [what, sql] of changes) {
+        await remembered(store, 'alice', { user: alice, scopes: [] });
+        await db.sql(sql);
+        await until(() => store.recallLogin('alice') === undefined, `${what} forgets it`);
+      }
+    });
+
+    it('a login verified while anything was forgotten is not kept', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      // The password is checked against the old hash; the new one is committed meanwhile.
+      const verifying = store.rememberLogin('alice', async () => {
+        await store.setUserPassword('alice', 'new-hash');
+        return { user: alice, scopes: [] };
+      });
+      assert.deepEqual(await verifying, { user: alice, scopes: [] }, 'answered once');
+      assert.equal(store.recallLogin('alice'), undefined, 'never again');
     });
 
     it('unknown credentials are not kept: one created afterwards is found', async (t) => {
@@ -316,9 +414,12 @@ for (const engine of storeEngines) {
       const { store, alice } = fixed;
       await store.createToken('token', alice.id, HOUR, 0);
       await store.findToken('token', 1);
+      await store.rememberLogin('login', () => Promise.resolve({ user: alice, scopes: [] }));
       assert.equal(fromMemory(store.findToken('token', 1)), true);
+      assert.notEqual(store.recallLogin('login'), undefined);
       await sleep(60);
       assert.equal(fromMemory(store.findToken('token', 1)), false);
+      assert.equal(store.recallLogin('login'), undefined, 'however often it is recalled');
     });
 
     it('at most maxEntries of each kind are kept, the least recently used going first', async (t) => {
@@ -330,6 +431,13 @@ for (const engine of storeEngines) {
       assert.equal(fromMemory(store.findApplicationByKey('c')), true);
       assert.equal(fromMemory(store.findApplicationByKey('b')), true);
       assert.equal(fromMemory(store.findApplicationByKey('a')), false);
+      // Logins are a kind of their own, bounded alike.
+      const alice = { user: fixed.alice, scopes: [] };
+      for (const key of ['a', 'b', 'c'])
+        await store.rememberLogin(key, () => Promise.resolve(alice));
+      assert.equal(store.recallLogin('a'), undefined);
+      assert.deepEqual(store.recallLogin('b'), alice);
+      assert.deepEqual(store.recallLogin('c'), alice);
     });
 
     it('while the store cannot report changes the cache is off, and says so; then on again', async (t) => {
@@ -344,8 +452,12 @@ for (const engine of storeEngines) {
       await store.findApplicationByKey('key');
       assert.equal(fromMemory(store.findApplicationByKey('key')), true);
 
+      await store.rememberLogin('login', () => Promise.resolve({ user: fixed.alice, scopes: [] }));
       watcher.lost(new Error('watch lost'));
       watcher.lost(new Error('still lost'));
+      assert.equal(store.recallLogin('login'), undefined, 'logins are forgotten too');
+      await store.rememberLogin('login', () => Promise.resolve({ user: fixed.alice, scopes: [] }));
+      assert.equal(store.recallLogin('login'), undefined, 'and none kept meanwhile');
       assert.deepEqual(events, ['off: watch lost'], 'said once');
       for (let i = 0; i < 3; i++) {
         const answer = store.findApplicationByKey('key');

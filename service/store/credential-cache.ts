@@ -5,6 +5,7 @@ import { isExpired, needsRefresh } from './find-live-session.js';
 import {
   type ApplicationRecord,
   type CredentialChange,
+  type LiveLogin,
   type LiveSession,
   type LiveToken,
   type Store,
@@ -30,8 +31,9 @@ export const DEFAULT_CACHE_ENTRIES = 10_000;
 
 /**
  * The store, with its three credential lookups (tokens, API keys, sessions) answered from memory
- * once read: synchronously, without a database read, hash join or promise. Everything else goes
- * straight to the store.
+ * once read: synchronously, without a database read, hash join or promise; logins verified
+ * through `rememberLogin` are recalled the same way (`recallLogin`), without hashing the password
+ * again. Everything else goes straight to the store.
  *
  * A cached answer is never staler than the database as this process can see it:
  * - writes through this store that take a credential away (revoking a token or a key, deleting a
@@ -46,8 +48,9 @@ export const DEFAULT_CACHE_ENTRIES = 10_000;
  *   yet is pending, nor while the watch is lost;
  * - whatever happens, nothing is kept longer than `ttlMs`.
  *
- * Only found credentials are kept (a flood of unknown ones cannot fill it, and a credential
- * created later is never hidden), keyed by their digests, one cache per kind. A write added to
+ * Only found credentials and verified logins are kept (a flood of unknown ones or of wrong
+ * passwords cannot fill it, and a credential created later is never hidden), keyed by their
+ * digests, one cache per kind. A write added to
  * the store that changes what a lookup answers must forget it here too.
  *
  * @example const store = cacheCredentials(openSqliteStore(path), { ttlMs: 10_000 });
@@ -57,6 +60,9 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
   const tokens = new LRUCache<string, LiveToken>(settings);
   const applications = new LRUCache<string, ApplicationRecord>(settings);
   const sessions = new LRUCache<string, LiveSession>(settings);
+  // Verified logins, by a keyed hash of the username and password: a change to any user or grant
+  // is reported as `all`, which is when they are forgotten.
+  const logins = new LRUCache<string, LiveLogin>(settings);
   // Bumped whenever anything is forgotten: a lookup begun before keeps nothing.
   let generation = 0;
   // Nothing is kept unless the store reports changes: not before its watch is ready, nor while a
@@ -68,6 +74,7 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     tokens.clear();
     applications.clear();
     sessions.clear();
+    logins.clear();
   };
   const forget = (change: CredentialChange) => {
     generation += 1;
@@ -139,6 +146,15 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
       thenForget(store.grantUserScope(username, scope), { kind: 'all' }),
     revokeUserScope: (username, scope) =>
       thenForget(store.revokeUserScope(username, scope), { kind: 'all' }),
+    // A user's password, existence and lock decide its logins, tokens and sessions alike.
+    setUserPassword: (username, passwordHash) =>
+      thenForget(store.setUserPassword(username, passwordHash), { kind: 'all' }),
+    removeUser: (username) => thenForget(store.removeUser(username), { kind: 'all' }),
+    lockUser: (username, now) => thenForget(store.lockUser(username, now), { kind: 'all' }),
+    unlockUser: (username) => thenForget(store.unlockUser(username), { kind: 'all' }),
+    recallLogin: (loginDigest) => logins.get(loginDigest),
+    rememberLogin: (loginDigest, verify) =>
+      Promise.resolve(readThrough(logins, loginDigest, verify)),
 
     createToken: (tokenDigest, userId, expiresAt, now, scopes) =>
       store.createToken(tokenDigest, userId, expiresAt, now, scopes),

@@ -217,6 +217,14 @@ export const migrations: readonly Migration[] = [
       UPDATE tokens SET last_grant_id = (SELECT coalesce(max(id), 0) FROM user_scopes);
     `,
   },
+  {
+    version: 5,
+    description: 'users locked out of every credential until unlocked',
+    // While locked_at is set, the user's password, tokens and sessions are refused. Locking is an
+    // UPDATE of users, which PostgreSQL already announces (users_changed, migration 2).
+    sqlite: 'ALTER TABLE users ADD COLUMN locked_at INTEGER;',
+    postgres: 'ALTER TABLE users ADD COLUMN locked_at bigint;',
+  },
 ];
 
 /** Refuses a list of steps that is not numbered 1, 2, 3… (a programming error). */

@@ -22,6 +22,9 @@ export interface Repositories {
     scopes(userId: number): Awaitable<string[]>;
     grantScope(username: string, scope: string): Awaitable<boolean>;
     revokeScope(username: string, scope: string): Awaitable<boolean>;
+    setPassword(username: string, passwordHash: string): Awaitable<void>;
+    remove(username: string): Awaitable<void>;
+    setLocked(username: string, lockedAt: number | null): Awaitable<boolean>;
   };
   readonly tokens: {
     create(...row: Required<Parameters<Store['createToken']>>): Awaitable<void>;
@@ -83,6 +86,14 @@ export function storeOverRepositories(repositories: Repositories, engine: Engine
     userScopes: (userId) => call(() => users.scopes(userId)),
     grantUserScope: (username, scope) => call(() => users.grantScope(username, scope)),
     revokeUserScope: (username, scope) => call(() => users.revokeScope(username, scope)),
+    setUserPassword: (username, passwordHash) =>
+      call(() => users.setPassword(username, passwordHash)),
+    removeUser: (username) => call(() => users.remove(username)),
+    lockUser: (username, now) => call(() => users.setLocked(username, now)),
+    unlockUser: (username) => call(() => users.setLocked(username, null)),
+    // An engine remembers no login: only `cacheCredentials` does.
+    recallLogin: () => undefined,
+    rememberLogin: (_loginDigest, verify) => verify(),
 
     createToken: (tokenDigest, userId, expiresAt, now, scopes = []) =>
       call(() => tokens.create(tokenDigest, userId, expiresAt, now, scopes)),

@@ -45,6 +45,12 @@ export function shareChangesOverRedis(store: Store, redis: RedisConnection): Sto
       thenPublish(store.grantUserScope(username, scope), { kind: 'all' }),
     revokeUserScope: (username, scope) =>
       thenPublish(store.revokeUserScope(username, scope), { kind: 'all' }),
+    // A user's password, existence and lock decide its logins, tokens and sessions: forget them all.
+    setUserPassword: (username, passwordHash) =>
+      thenPublish(store.setUserPassword(username, passwordHash), { kind: 'all' }),
+    removeUser: (username) => thenPublish(store.removeUser(username), { kind: 'all' }),
+    lockUser: (username, now) => thenPublish(store.lockUser(username, now), { kind: 'all' }),
+    unlockUser: (username) => thenPublish(store.unlockUser(username), { kind: 'all' }),
     grantApplicationScope: (id, scope) =>
       thenPublish(store.grantApplicationScope(id, scope), { kind: 'applications' }),
     revokeApplicationScope: (id, scope) =>

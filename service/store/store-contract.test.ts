@@ -53,6 +53,7 @@ for (const engine of storeEngines) {
       assert.deepEqual(await store.findUserCredentials('alice'), {
         ...alice,
         passwordHash: 'hash-a',
+        lockedAt: null,
       });
       assert.equal(await store.findUserCredentials('nobody'), undefined);
       assert.deepEqual(await store.listUsers(), [alice, bob]);
@@ -70,6 +71,86 @@ for (const engine of storeEngines) {
       });
       await store.createUser('Alice', 'h', 3);
       assert.equal(await store.countUsers(), 2);
+    });
+
+    it('users: a password replaced, a user locked and unlocked once, a user removed', async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      const bob = await store.createUser('bob', 'hash-b', 0);
+      await store.setUserPassword('alice', 'new-hash');
+      assert.equal((await store.findUserCredentials('alice'))?.passwordHash, 'new-hash');
+      assert.equal((await store.findUserCredentials('bob'))?.passwordHash, 'hash-b');
+
+      assert.equal(await store.lockUser('alice', 5), true);
+      assert.equal(await store.lockUser('alice', 6), false, 'locked once, when first locked');
+      assert.equal((await store.findUserCredentials('alice'))?.lockedAt, 5);
+      assert.equal((await store.findUserCredentials('bob'))?.lockedAt, null);
+      assert.equal(await store.unlockUser('alice'), true);
+      assert.equal(await store.unlockUser('alice'), false);
+      assert.equal((await store.findUserCredentials('alice'))?.lockedAt, null);
+
+      await store.removeUser('alice');
+      assert.equal(await store.findUserCredentials('alice'), undefined);
+      assert.deepEqual(await store.listUsers(), [bob]);
+      for (const change of [
+        () => store.setUserPassword('alice', 'h'),
+        () => store.removeUser('alice'),
+        () => store.lockUser('alice', 7),
+        () => store.unlockUser('alice'),
+      ]) {
+        await assert.rejects(change(), (error: unknown) => {
+          assert.ok(error instanceof NotFoundError);
+          assert.equal(error.code, 'VOUCH_SERVICE_NOT_FOUND');
+          return true;
+        });
+      }
+    });
+
+    it("users: a locked user's tokens and sessions are refused until unlocked", async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      const bob = await store.createUser('bob', 'h', 0);
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.createSession('session', alice.id, 0);
+      await store.createToken('bob', bob.id, HOUR, 0);
+      await store.lockUser('alice', 1);
+      assert.equal(await store.findToken('token', 2), undefined);
+      assert.equal(await store.findSession('session', 2, timeouts), undefined);
+      assert.deepEqual((await store.findToken('bob', 2))?.user, bob);
+      await store.unlockUser('alice');
+      assert.deepEqual((await store.findToken('token', 3))?.user, alice);
+      assert.deepEqual((await store.findSession('session', 3, timeouts))?.user, alice);
+    });
+
+    it("users: a removed user's tokens, sessions and grants go with it", async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      await store.grantUserScope('alice', 'admin');
+      await store.createToken('token', alice.id, HOUR, 0, ['admin']);
+      await store.createSession('session', alice.id, 0);
+      await store.removeUser('alice');
+      assert.equal(await store.findToken('token', 1), undefined);
+      assert.equal(await store.findSession('session', 1, timeouts), undefined);
+      assert.equal(await sessionCount(db), 0);
+      assert.deepEqual(await db.sql('SELECT * FROM user_scopes'), []);
+      // The name is free again, for a new user with nothing of the old one's.
+      const again = await store.createUser('alice', 'h', 2);
+      assert.deepEqual(await store.userScopes(again.id), []);
+    });
+
+    it('logins: an engine remembers none, and only runs the check it is given', async (t) => {
+      const { store, alice } = (await withAlice(t)) ?? {};
+      if (store === undefined || alice === undefined) return;
+      const login = { user: alice, scopes: [] };
+      let checks = 0;
+      const verify = () => {
+        checks += 1;
+        return Promise.resolve(login);
+      };
+      assert.deepEqual(await store.rememberLogin('digest', verify), login);
+      assert.equal(store.recallLogin('digest'), undefined);
+      assert.deepEqual(await store.rememberLogin('digest', verify), login);
+      assert.equal(checks, 2);
     });
 
     it('tokens: valid until expiresAt, then gone', async (t) => {
@@ -505,6 +586,31 @@ for (const engine of storeEngines) {
           "the key's grant change is reported",
         );
         assert.deepEqual((await store.findApplicationByKey('key'))?.scopes, []);
+      });
+
+      it("another connection changing a user's password, lock or existence is reported", async (t) => {
+        const { db, store, alice } = (await withAlice(t)) ?? {};
+        if (db === undefined || store === undefined || alice === undefined) return;
+        const other = await db.open();
+        await store.createToken('token', alice.id, HOUR, 0);
+        const { seen, watcher } = recorder();
+        const stop = store.watchChanges(watcher);
+        t.after(stop);
+        await until(() => seen.ready === 1, 'the watch is ready');
+        for (const [what, change] of [
+          ['a new password', () => other.setUserPassword('alice', 'new-hash')],
+          ['a lock', () => other.lockUser('alice', 1)],
+          ['an unlock', () => other.unlockUser('alice')],
+          ['a removal', () => other.removeUser('alice')],
+        ] as const) {
+          const before = seen.changes.length;
+          await change();
+          await until(
+            () => seen.changes.slice(before).some((reported) => reported.kind === 'all'),
+            `${what} is reported as a change to anything`,
+          );
+        }
+        assert.deepEqual(seen.lost, []);
       });
 
       it('nothing is reported once stopped', async (t) => {

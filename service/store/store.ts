@@ -11,6 +11,15 @@ export interface UserRecord {
 /** A user with the scrypt hash of its password, for checking a login. */
 export interface UserCredentials extends UserRecord {
   readonly passwordHash: string;
+  /** When the user was locked (see `Store.lockUser`), or `null` while it is not. */
+  readonly lockedAt: number | null;
+}
+
+/** A username and password that work: their user, with the scopes granted to it now. */
+export interface LiveLogin {
+  readonly user: UserRecord;
+  /** The user's grants, sorted. */
+  readonly scopes: readonly string[];
 }
 
 /** An application holding one API key; the key itself is never stored, only its digest. */
@@ -62,7 +71,8 @@ export interface SessionTimeouts {
  * milliseconds since the epoch, passed in so tests control the clock.
  *
  * The three credential lookups (`findToken`, `findApplicationByKey`, `findSession`) may answer
- * synchronously, from memory (see `cacheCredentials`); every other method answers a promise.
+ * synchronously, from memory (see `cacheCredentials`), and so does `recallLogin`; every other
+ * method answers a promise.
  *
  * Every method throws (or rejects with) `StoreUnavailableError` (from `vouch`) when the engine
  * cannot answer (locked past its busy timeout, disk gone, connection lost, slower than its
@@ -98,6 +108,38 @@ export interface Store {
    * hold it; `NotFoundError` for an unknown name.
    */
   revokeUserScope(username: string, scope: string): Promise<boolean>;
+  /**
+   * Replaces a user's password hash at once (the old password stops working; its tokens and
+   * sessions are kept); `NotFoundError` for an unknown name.
+   */
+  setUserPassword(username: string, passwordHash: string): Promise<void>;
+  /** Deletes a user at once, with its tokens, sessions and grants; `NotFoundError` when unknown. */
+  removeUser(username: string): Promise<void>;
+  /**
+   * Locks a user out at once: its password, tokens and sessions are refused until it is unlocked.
+   * `true` once locked, `false` when it already was; `NotFoundError` for an unknown name.
+   */
+  lockUser(username: string, now: number): Promise<boolean>;
+  /**
+   * Lets a locked user back in: its password again, and its tokens and sessions that have not
+   * expired meanwhile. `true` once unlocked, `false` when it was not locked; `NotFoundError` for an
+   * unknown name.
+   */
+  unlockUser(username: string): Promise<boolean>;
+  /**
+   * The login remembered under `loginDigest` (a keyed hash of a username and password, never the
+   * password) by {@link Store.rememberLogin}: from memory only, at once (see `cacheCredentials`). An
+   * engine remembers nothing and answers `undefined`.
+   */
+  recallLogin(loginDigest: string): LiveLogin | undefined;
+  /**
+   * What `verify` finds (it checks a password against this store), remembered under `loginDigest`
+   * unless anything that may change it was committed meanwhile. An engine only runs `verify`.
+   */
+  rememberLogin(
+    loginDigest: string,
+    verify: () => Promise<LiveLogin | undefined>,
+  ): Promise<LiveLogin | undefined>;
 
   /** Records a bearer token for a user, valid until `expiresAt`, carrying `scopes` (none by default). */
   createToken(

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { asAdmin, postgresDatabase, redisNamespace } from '../helpers/services.js';
 import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { freePort, until } from '../helpers/wait.js';
-import { bearer, form, setCookies } from './helpers.js';
+import { basic, bearer, form, setCookies } from './helpers.js';
 import { cli, runServer, type ServerProcess } from './processes.js';
 
 const LISTENING = /"msg":"vouch service listening"/;
@@ -166,6 +166,63 @@ async function answersFromMemory(env: NodeJS.ProcessEnv, instance: Instance, tok
   }
 }
 
+/** GET `path` with alice's Basic credentials. */
+function asAlice(instance: Instance, password: string, path = '/api/basic'): Promise<Response> {
+  return instance.fetch(path, { headers: basic('alice', password) });
+}
+
+/**
+ * Makes sure both instances remember alice's `password`: each answers it while another connection
+ * holds the users table, where checking it would wait for the lock.
+ */
+async function rememberedByBoth(cluster: Cluster, password: string): Promise<void> {
+  for (const instance of [cluster.a, cluster.b]) {
+    assert.equal((await asAlice(instance, password)).status, 200);
+  }
+  const holder = new pg.Client({ connectionString: cluster.env.DATABASE_URL });
+  holder.on('error', () => {});
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+    for (const instance of [cluster.a, cluster.b]) {
+      const started = Date.now();
+      const response = await asAlice(instance, password);
+      assert.equal(response.status, 200, `${instance.base} answers from memory`);
+      assert.ok(Date.now() - started < 1000, `${instance.base} took ${Date.now() - started} ms`);
+    }
+  } finally {
+    await holder.query('ROLLBACK');
+    await holder.end();
+  }
+}
+
+/**
+ * Polls both instances with alice's `password` on `path` until each answers `status`: how long
+ * after the start the first request so answered was sent, on the slower of the two. Sent, not
+ * answered: a password no longer remembered is checked in full, which takes its own time.
+ */
+async function bothAnswer(
+  cluster: Cluster,
+  status: number,
+  password: string,
+  path?: string,
+): Promise<number> {
+  const since = Date.now();
+  const refusedAt = async (instance: Instance) => {
+    for (;;) {
+      const sent = Date.now();
+      const response = await asAlice(instance, password, path);
+      await response.arrayBuffer();
+      if (response.status === status) return sent - since;
+      assert.equal(response.status, 200, `${instance.base} answers as before until then`);
+      if (Date.now() - since > 5000) assert.fail(`${instance.base} still answers 200`);
+      await sleep(10);
+    }
+  };
+  return Math.max(...(await Promise.all([cluster.a, cluster.b].map(refusedAt))));
+}
+
 describe('several instances on PostgreSQL and Redis', () => {
   it('what one issues, all honour; what is revoked anywhere, all refuse within a second', async (t) => {
     const found = await cluster(t, { redis: true });
@@ -218,6 +275,61 @@ describe('several instances on PostgreSQL and Redis', () => {
     assert.equal(logout.status, 204);
     const sessionRefused = await allAnswer([a, b], 401, pets, Date.now());
     assert.ok(sessionRefused < 1000, `the session was refused ${sessionRefused} ms after logout`);
+  });
+
+  it("Basic's memory: what changes anywhere is forgotten everywhere within a second", async (t) => {
+    const found = await cluster(t, { redis: true });
+    if (found === undefined) return;
+    const { a, b, env } = found;
+    await cli(env, ['user', 'grant', 'alice', 'admin']);
+    await rememberedByBoth(found, PASSWORD);
+    // A wrong password is checked, never answered from memory: right after the right one too.
+    for (const instance of [a, b]) {
+      assert.equal((await asAlice(instance, 'not the password')).status, 401);
+      assert.equal((await asAlice(instance, PASSWORD)).status, 200);
+    }
+
+    const changes: [string, string[], string, () => Promise<number>][] = [
+      [
+        'a new password',
+        ['user', 'passwd', 'alice'],
+        'a brand new passphrase\n',
+        () => bothAnswer(found, 401, PASSWORD),
+      ],
+      [
+        'a grant withdrawn',
+        ['user', 'revoke-scope', 'alice', 'admin'],
+        '',
+        () => bothAnswer(found, 403, 'a brand new passphrase', '/api/admin/users'),
+      ],
+      [
+        'a lock',
+        ['user', 'lock', 'alice'],
+        '',
+        () => bothAnswer(found, 401, 'a brand new passphrase'),
+      ],
+      [
+        'a removal',
+        ['user', 'remove', 'alice'],
+        '',
+        () => bothAnswer(found, 401, 'a brand new passphrase'),
+      ],
+    ];
+    let password = PASSWORD;
+    for (const [what, command, input, refused] of changes) {
+      await rememberedByBoth(found, password);
+      if (what === 'a grant withdrawn') {
+        for (const instance of [a, b]) {
+          assert.equal((await asAlice(instance, password, '/api/admin/users')).status, 200);
+        }
+      }
+      await cli(env, command, input);
+      const took = await refused();
+      assert.ok(took < 1000, `${what} was seen by both within ${took} ms after the CLI exited`);
+      if (input !== '') password = input.trim();
+      // Unlocked, the same password is remembered again (by the next step).
+      if (what === 'a lock') await cli(env, ['user', 'unlock', 'alice']);
+    }
   });
 
   it('failed sign-ins on any instance count toward one limit', async (t) => {
@@ -511,6 +623,20 @@ describe('several instances on PostgreSQL alone', () => {
     for (const instance of [a, b]) {
       assert.equal((await instance.fetch('/api/token', wrong)).status, 429);
     }
+  });
+
+  it("Basic's memory: a new password or a removal reaches every instance through NOTIFY", async (t) => {
+    const found = await cluster(t, { redis: false });
+    if (found === undefined) return;
+    const { env } = found;
+    await rememberedByBoth(found, PASSWORD);
+    await cli(env, ['user', 'passwd', 'alice'], 'a brand new passphrase\n');
+    const changed = await bothAnswer(found, 401, PASSWORD);
+    assert.ok(changed < 1000, `the old password was refused ${changed} ms after the CLI exited`);
+    await rememberedByBoth(found, 'a brand new passphrase');
+    await cli(env, ['user', 'remove', 'alice']);
+    const removed = await bothAnswer(found, 401, 'a brand new passphrase');
+    assert.ok(removed < 1000, `the user was refused ${removed} ms after the CLI exited`);
   });
 
   it('a silent LISTEN connection: what is revoked is refused within a second; logged once', async (t) => {

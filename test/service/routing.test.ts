@@ -175,6 +175,7 @@ describe('the description and the docs page', () => {
     assert.deepEqual(operation('/api/admin/users', 'get').security, [
       { bearer: ['admin'] },
       { oauth2: ['admin'] },
+      { basic: ['admin'] },
     ]);
     assert.deepEqual(document.components.securitySchemes.oauth2, {
       type: 'oauth2',

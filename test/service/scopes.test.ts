@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addUser, bearer, form, json, startService, type Service } from './helpers.js';
+import { addUser, basic, bearer, form, json, startService, type Service } from './helpers.js';
 import { cli } from './processes.js';
 
 const INSUFFICIENT = 'Bearer realm="api", error="insufficient_scope", scope="admin"';
@@ -87,13 +87,34 @@ describe('POST /api/token with scopes', () => {
   }
 });
 
-describe('GET /api/admin/users (Bearer, scope admin)', () => {
+describe('GET /api/admin/users (Bearer or Basic, scope admin)', () => {
   it('answers 401 without a credential', async (t) => {
     const service = await withUsers(t);
     const response = await listUsers(service);
     assert.equal(response.status, 401);
-    assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="api"');
+    assert.deepEqual(response.headers.get('www-authenticate')?.split(/, (?=Basic)/), [
+      'Bearer realm="api"',
+      'Basic realm="api", charset="UTF-8"',
+    ]);
     assert.deepEqual(await response.json(), { detail: 'Unauthorized' });
+  });
+
+  it("takes Basic: the user's grants of the moment are its scopes", async (t) => {
+    const service = await withUsers(t);
+    const asUser = (username: string, password: string) =>
+      service.fetch('/api/admin/users', { headers: basic(username, password) });
+    const alice = await asUser('alice', 'wonderland');
+    assert.equal(alice.status, 200);
+    assert.deepEqual(await alice.json(), { users: ['alice', 'bob'] });
+    const bob = await asUser('bob', 'builder-1');
+    assert.equal(bob.status, 403);
+    assert.equal(bob.headers.get('www-authenticate'), null, 'Basic has no insufficient_scope');
+    assert.deepEqual(await bob.json(), { detail: 'Forbidden' });
+    // Granted now, bob has it at once: a password carries the grants as they stand.
+    await service.store.grantUserScope('bob', 'admin');
+    assert.equal((await asUser('bob', 'builder-1')).status, 200);
+    await service.store.revokeUserScope('alice', 'admin');
+    assert.equal((await asUser('alice', 'wonderland')).status, 403);
   });
 
   it('answers 403 insufficient_scope to a token without admin', async (t) => {

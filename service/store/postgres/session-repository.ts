@@ -18,7 +18,7 @@ export function createSessionRepository(db: Pick<Pool, 'query'>): Repositories['
         text: `SELECT s.created_at AS "createdAt", s.last_seen_at AS "lastSeenAt",
                       u.id AS "userId", u.username, u.created_at AS "userCreatedAt"
                FROM sessions s JOIN users u ON u.id = s.user_id
-               WHERE s.digest = $1`,
+               WHERE s.digest = $1 AND u.locked_at IS NULL`,
         values: [digest],
       });
       const row = result.rows[0];

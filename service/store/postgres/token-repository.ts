@@ -33,7 +33,8 @@ export function createTokenRepository(db: Pick<Pool, 'query'>): Repositories['to
                  (SELECT string_agg(scope, ' ') FROM user_scopes
                   WHERE user_id = u.id AND id <= t.last_grant_id) AS granted
                FROM tokens t JOIN users u ON u.id = t.user_id
-               WHERE t.digest = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`,
+               WHERE t.digest = $1 AND t.revoked_at IS NULL AND t.expires_at > $2
+                 AND u.locked_at IS NULL`,
         values: [digest, now],
       });
       const row = result.rows[0];

@@ -3,7 +3,7 @@ import type { Repositories } from '../repository-store.js';
 import { changeGrant } from './change-grant.js';
 import { onlyRow } from './only-row.js';
 import { type UserCredentials, type UserRecord } from '../store.js';
-import { UsernameTakenError } from '../../errors.js';
+import { NotFoundError, UsernameTakenError } from '../../errors.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -29,7 +29,8 @@ export function createUserRepository(db: Pick<Pool, 'query'>): Repositories['use
     async findCredentials(username) {
       const result = await db.query<UserCredentials>({
         name: 'vouch-user-credentials',
-        text: `SELECT id, username, password_hash AS "passwordHash", created_at AS "createdAt"
+        text: `SELECT id, username, password_hash AS "passwordHash", created_at AS "createdAt",
+                 locked_at AS "lockedAt"
                FROM users WHERE username = $1`,
         values: [username],
       });
@@ -61,5 +62,38 @@ export function createUserRepository(db: Pick<Pool, 'query'>): Repositories['use
       changeGrant(db, 'users', 'grant', username, scope, `user ${username}`),
     revokeScope: (username, scope) =>
       changeGrant(db, 'users', 'revoke', username, scope, `user ${username}`),
+    async setPassword(username, passwordHash) {
+      const result = await db.query({
+        name: 'vouch-user-set-password',
+        text: 'UPDATE users SET password_hash = $2 WHERE username = $1',
+        values: [username, passwordHash],
+      });
+      if (result.rowCount === 0) throw new NotFoundError(`user ${username}`);
+    },
+    async remove(username) {
+      const result = await db.query({
+        name: 'vouch-user-remove',
+        text: 'DELETE FROM users WHERE username = $1',
+        values: [username],
+      });
+      if (result.rowCount === 0) throw new NotFoundError(`user ${username}`);
+    },
+    async setLocked(username, lockedAt) {
+      // One statement: whether the user exists is read in the same snapshot as the change.
+      const result = await db.query<{ changed: boolean; found: boolean }>({
+        name: 'vouch-user-set-locked',
+        text: `WITH changed AS (
+                 UPDATE users SET locked_at = $2
+                 WHERE username = $1 AND (locked_at IS NULL) = ($2::bigint IS NOT NULL)
+                 RETURNING 1
+               )
+               SELECT EXISTS (SELECT 1 FROM changed) AS changed,
+                      EXISTS (SELECT 1 FROM users WHERE username = $1) AS found`,
+        values: [username, lockedAt],
+      });
+      const { changed, found } = onlyRow(result);
+      if (!found) throw new NotFoundError(`user ${username}`);
+      return changed;
+    },
   };
 }

@@ -23,7 +23,7 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
     `SELECT s.created_at AS createdAt, s.last_seen_at AS lastSeenAt,
             u.id AS userId, u.username, u.created_at AS userCreatedAt
      FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.digest = ?`,
+     WHERE s.digest = ? AND u.locked_at IS NULL`,
   );
   // max() so that a request carrying an older clock never moves the idle clock backwards; an
   // UPDATE matches a row even when the value is unchanged, so `changes` says whether it exists.

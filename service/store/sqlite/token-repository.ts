@@ -39,7 +39,7 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
        (SELECT group_concat(scope, ' ') FROM user_scopes
         WHERE user_id = u.id AND id <= t.last_grant_id) AS granted
      FROM tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.digest = ? AND t.revoked_at IS NULL AND t.expires_at > ?`,
+     WHERE t.digest = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND u.locked_at IS NULL`,
   );
   const revoke = db.prepare<[number, string]>(
     'UPDATE tokens SET revoked_at = ? WHERE digest = ? AND revoked_at IS NULL',

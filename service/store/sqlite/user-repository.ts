@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { type UserCredentials, type UserRecord } from '../store.js';
-import { UsernameTakenError } from '../../errors.js';
+import { NotFoundError, UsernameTakenError } from '../../errors.js';
 import { changeOnce } from './change-once.js';
 
 /** The `users` table through prepared statements. */
@@ -14,6 +14,15 @@ export interface UserRepository {
   grantScope(username: string, scope: string): boolean;
   /** `true` once withdrawn, `false` when it was not held; `NotFoundError` for an unknown name. */
   revokeScope(username: string, scope: string): boolean;
+  /** Replaces the password hash; `NotFoundError` for an unknown name. */
+  setPassword(username: string, passwordHash: string): void;
+  /** Deletes the user, and by cascade its tokens, sessions and grants; `NotFoundError` when unknown. */
+  remove(username: string): void;
+  /**
+   * Locks the user (`lockedAt` a time) or unlocks it (`null`): `true` once changed, `false` when it
+   * already was so; `NotFoundError` for an unknown name.
+   */
+  setLocked(username: string, lockedAt: number | null): boolean;
 }
 
 /** Prepares the statements of the `users` table once, for the life of the connection. */
@@ -23,7 +32,8 @@ export function createUserRepository(db: Database.Database): UserRepository {
      RETURNING id, username, created_at AS createdAt`,
   );
   const byName = db.prepare<[string], UserCredentials>(
-    `SELECT id, username, password_hash AS passwordHash, created_at AS createdAt
+    `SELECT id, username, password_hash AS passwordHash, created_at AS createdAt,
+       locked_at AS lockedAt
      FROM users WHERE username = ?`,
   );
   const all = db.prepare<[], UserRecord>(
@@ -41,10 +51,25 @@ export function createUserRepository(db: Database.Database): UserRepository {
     `DELETE FROM user_scopes
      WHERE scope = ? AND user_id = (SELECT id FROM users WHERE username = ?)`,
   );
+  const setPassword = db.prepare<[string, string]>(
+    'UPDATE users SET password_hash = ? WHERE username = ?',
+  );
+  const remove = db.prepare<[string]>('DELETE FROM users WHERE username = ?');
+  const lock = db.prepare<[number | null, string]>(
+    'UPDATE users SET locked_at = ? WHERE username = ? AND locked_at IS NULL',
+  );
+  const unlock = db.prepare<[number | null, string]>(
+    'UPDATE users SET locked_at = ? WHERE username = ? AND locked_at IS NOT NULL',
+  );
   const exists = db.prepare<[string], number>('SELECT 1 FROM users WHERE username = ?').pluck();
   const user = (username: string) => `user ${username}`;
   const grantOnce = changeOnce(db, grant, exists, user);
   const withdrawOnce = changeOnce(db, withdraw, exists, user);
+  const lockOnce = changeOnce(db, lock, exists, user);
+  const unlockOnce = changeOnce(db, unlock, exists, user);
+  const found = (changes: number, username: string) => {
+    if (changes === 0) throw new NotFoundError(user(username));
+  };
 
   return {
     create(username, passwordHash, now) {
@@ -63,5 +88,13 @@ export function createUserRepository(db: Database.Database): UserRepository {
     scopes: (userId) => scopes.all(userId),
     grantScope: (username, scope) => grantOnce.immediate(username, scope),
     revokeScope: (username, scope) => withdrawOnce.immediate(username, scope),
+    setPassword(username, passwordHash) {
+      found(setPassword.run(passwordHash, username).changes, username);
+    },
+    remove(username) {
+      found(remove.run(username).changes, username);
+    },
+    setLocked: (username, lockedAt) =>
+      (lockedAt === null ? unlockOnce : lockOnce).immediate(username, lockedAt),
   };
 }

@@ -1277,7 +1277,7 @@ export interface operations {
       /** @description Unauthorized: no authenticator accepted the request */
       401: {
         headers: {
-          /** @description One line per authenticator tried, among: `Bearer realm="api"` */
+          /** @description One line per authenticator tried, among: `Bearer realm="api"`, `Basic realm="api", charset="UTF-8"` */
           'WWW-Authenticate'?: string;
           [name: string]: unknown;
         };
@@ -1300,7 +1300,20 @@ export interface operations {
           };
         };
       };
-      /** @description The database does not answer; Retry-After says when to try again */
+      /** @description Too many failed sign-ins from this address or for this username; Retry-After says when to try again */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            detail: string;
+          };
+        };
+      };
+      /** @description Too many password checks under way, or the database does not answer; Retry-After says when to try again */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
