@@ -296,6 +296,19 @@ for (const engine of storeEngines) {
       assert.equal(fromMemory(store.findToken('token', 99)), false, 'and it is forgotten');
     });
 
+    it('nothing is kept longer than ttlMs, even while the event loop is held up', async (t) => {
+      const fixed = await fixture(t, { ttlMs: 30 });
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.findToken('token', 1);
+      assert.equal(fromMemory(store.findToken('token', 1)), true);
+      // Past ttlMs without yielding: no timer runs meanwhile, and none may be needed to tell.
+      const held = performance.now() + 60;
+      while (performance.now() < held);
+      assert.equal(fromMemory(store.findToken('token', 1)), false);
+    });
+
     it('a cached session still dies of its timeouts and still has its idle clock written', async (t) => {
       const fixed = await fixture(t);
       if (fixed === undefined) return;

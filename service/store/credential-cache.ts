@@ -56,7 +56,14 @@ export const DEFAULT_CACHE_ENTRIES = 10_000;
  * @example const store = cacheCredentials(openSqliteStore(path), { ttlMs: 10_000 });
  */
 export function cacheCredentials(store: Store, options: CredentialCacheOptions): Store {
-  const settings = { max: options.maxEntries ?? DEFAULT_CACHE_ENTRIES, ttl: options.ttlMs };
+  // Age read from the clock at each lookup (ttlResolution 0): lru-cache otherwise keeps a reading
+  // for a millisecond with a timer, one more wake-up of the event loop per lookup at low traffic,
+  // and a reading as old as any stall of the loop.
+  const settings = {
+    max: options.maxEntries ?? DEFAULT_CACHE_ENTRIES,
+    ttl: options.ttlMs,
+    ttlResolution: 0,
+  };
   const tokens = new LRUCache<string, LiveToken>(settings);
   const applications = new LRUCache<string, ApplicationRecord>(settings);
   const sessions = new LRUCache<string, LiveSession>(settings);
