@@ -541,12 +541,13 @@ describe('several instances on PostgreSQL and Redis', () => {
       );
       assert.ok(!instance.server.stdout().includes(revoked), 'no token in the log');
     }
-    // Sign-ins are answered at once, counted by each instance alone.
+    // Sign-ins are answered, counted by each instance alone. The bound tells answering from
+    // hanging on the silent Redis, with room for a busy host's scrypt.
     const wrong = form({ username: 'alice', password: 'not the password' });
     for (let i = 0; i < 5; i++) {
       const started = Date.now();
       assert.equal((await a.fetch('/api/token', wrong)).status, 400);
-      assert.ok(Date.now() - started < 1000, `a sign-in took ${Date.now() - started} ms`);
+      assert.ok(Date.now() - started < 3000, `a sign-in took ${Date.now() - started} ms`);
     }
     assert.equal((await a.fetch('/api/token', wrong)).status, 429);
     assert.equal((await b.fetch('/api/token', wrong)).status, 400);
