@@ -1,12 +1,13 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8 } from '../core/utf8.js';
 import { toBase64url } from '../internal/base64.js';
-import { nodeCrypto } from '../internal/node-crypto.js';
+import { nodeCrypto, type NodeCrypto } from '../internal/node-crypto.js';
 
-/** base64url(SHA-256(UTF-8 of `text`)): node:crypto's where the runtime has it, else in plain code. */
-export function sha256url(text: string): string {
-  return (
-    nodeCrypto?.createHash('sha256').update(text).digest('base64url') ??
-    toBase64url(sha256(utf8(text)))
-  );
+/** base64url(SHA-256(UTF-8 of `text`)) with `crypto` when there is one, else in plain code. */
+export function sha256urlWith(crypto: NodeCrypto | undefined): (text: string) => string {
+  if (crypto === undefined) return (text) => toBase64url(sha256(utf8(text)));
+  return (text) => crypto.createHash('sha256').update(text).digest('base64url');
 }
+
+/** base64url(SHA-256(UTF-8 of `text`)): node:crypto's where the runtime has it. */
+export const sha256url = sha256urlWith(nodeCrypto);
