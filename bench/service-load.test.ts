@@ -5,18 +5,35 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { postgresDatabase, redisNamespace } from '../test/helpers/services.js';
 import { verify } from './load.js';
-import { launch, serviceTargets } from './service-process.js';
+import { launch, launchBare, serviceTargets } from './service-process.js';
 
 describe('service load bench', () => {
   it('over SQLite, every route answers as timed and refuses; the probe reports', async (t) => {
     const { service, shots, stop } = await launch('sqlite');
     t.after(stop);
+    const bare = await launchBare();
+    t.after(() => bare.server.close());
     for (const shot of shots) await verify(service.port, shot);
-    // Each target: an authenticated route against /api/version, which has nothing to check.
-    for (const { first, second } of serviceTargets(shots)) {
-      assert.deepEqual([first.credential !== undefined, second], [true, shots[0]]);
-    }
-    assert.equal(shots[0]?.path, '/api/version');
+    await verify(bare.server.port, bare.shot);
+    // Basic answers from memory after its first check: a second round is still 200, never 503.
+    await verify(service.port, shots.find((shot) => shot.path === '/api/basic')!);
+    const [version] = shots;
+    assert.equal(version?.path, '/api/version');
+    const bearer = shots.find((shot) => shot.path === '/api/bearer');
+    // Each authenticated route against /api/version, which has nothing to check; Basic against
+    // Bearer; /api/version against the same route on bare Fastify.
+    const pairs = serviceTargets(shots, bare.shot).map(({ first, second }) => [first, second]);
+    assert.deepEqual(pairs, [
+      ...['/api/bearer', '/api/headerkey', '/api/pets'].map((path) => [
+        shots.find((shot) => shot.path === path),
+        version,
+      ]),
+      [shots.find((shot) => shot.path === '/api/basic'), bearer],
+      [version, bare.shot],
+    ]);
+    const bareAnswer = await fetch(`http://127.0.0.1:${bare.server.port}/api/version`);
+    const serviceAnswer = await fetch(`http://127.0.0.1:${service.port}/api/version`);
+    assert.equal(await bareAnswer.text(), await serviceAnswer.text(), 'the same answer');
     const cpu = await service.cpu();
     assert.ok(cpu.user > 0 && cpu.system >= 0);
     const memory = await service.memory();

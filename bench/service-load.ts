@@ -1,8 +1,9 @@
 // What authentication costs in the illustrated service, with its real store: wrk (or autocannon)
-// against /api/bearer (a real token), /api/headerkey (a real key) and /api/pets (a real session),
-// and /api/health (one store read, no authentication), each compared with /api/version (neither)
-// in the same run, the authenticated ones against their targets; then the service's memory across
-// a million authenticated requests.
+// against /api/bearer (a real token), /api/headerkey (a real key), /api/pets (a real session),
+// /api/basic (a real password) and /api/health (one store read, no authentication), each compared
+// with /api/version (neither) in the same run, the authenticated ones against their targets, and
+// /api/version against the same route on bare Fastify; then the service's memory across a million
+// authenticated requests.
 //
 //   npm run bench:service -- [--store sqlite|postgres|postgres+redis] [--memory-requests 1000000]
 //     [--memory-samples 20] [--log-level warn] [--credential-cache <seconds>], and the load options
@@ -10,7 +11,7 @@ import { fire, rounds, verify, type Shot } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import type { ServerProcess } from './process.js';
 import { memoryVerdict, summarise, table, targetTable } from './report.js';
-import { launch, serviceTargets, type BenchStore } from './service-process.js';
+import { launch, launchBare, serviceTargets, type BenchStore } from './service-process.js';
 
 const STORES = ['sqlite', 'postgres', 'postgres+redis'];
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
@@ -56,16 +57,28 @@ const details = [settings, `store ${store}`, ...envText].join(', ');
 const started = preamble('vouch service load', ['fastify', 'autocannon'], details, generator);
 
 const { service, shots, stop } = await launch(store as BenchStore, env);
+const bare = await launchBare().catch(async (error: unknown) => {
+  await stop();
+  throw error;
+});
 try {
   for (const shot of shots) await verify(service.port, shot);
+  await verify(bare.server.port, bare.shot);
   console.log('checked   every route answers 200 and its body with its credential, 401 without');
-  console.log(`cpus      ${pinApart([service.pid])}\n`);
-  const runs = await rounds([{ server: service, shots: [shots[0]!, ...shots.slice(1)] }], load);
+  console.log(`cpus      ${pinApart([service.pid, bare.server.pid])}\n`);
+  const runs = await rounds(
+    [
+      { server: service, shots: [shots[0]!, ...shots.slice(1)] },
+      { server: bare.server, shots: [bare.shot] },
+    ],
+    load,
+  );
   const authenticated = shots.filter((shot) => shot.credential !== undefined);
   const points = memoryRequests > 0 ? await memoryRun(service, authenticated) : [];
-  const labels = shots.map((shot) => shot.label);
+  const labels = [...shots, bare.shot].map((shot) => shot.label);
   const summaries = summarise(labels, runs);
-  console.log(`\n${table(summaries)}\n\n${targetTable(runs, serviceTargets(shots))}\n`);
+  const targets = targetTable(runs, serviceTargets(shots, bare.shot));
+  console.log(`\n${table(summaries)}\n\n${targets}\n`);
   const memory = points.length > 1 ? memoryVerdict(points) : undefined;
   if (memory !== undefined) {
     const [from, to] = [mib(memory.first.heapUsed), mib(memory.last.heapUsed)];
@@ -74,5 +87,6 @@ try {
   save('service-load', started, { settings: load, store, env, summaries, runs, points });
   if (memory?.flat === false) process.exitCode = 1;
 } finally {
+  await bare.server.close();
   await stop();
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { openStore } from '../service/store/open-store.js';
 import { createPostgresDatabase, createRedisNamespace } from '../test/helpers/services.js';
 import type { Shot } from './load.js';
-import { repo, startServer } from './process.js';
+import { repo, startServer, type ServerProcess } from './process.js';
 import type { Target } from './report.js';
 
 const CLI = join(repo, 'service', 'cli', 'run-cli.ts');
@@ -27,14 +27,22 @@ const routes = [
   { path: '/api/bearer', body: '"token":', credential: 'authorization' },
   { path: '/api/headerkey', body: 'Hello, bench-app', credential: 'x-api-key' },
   { path: '/api/pets', body: 'Pets of bench', credential: 'cookie' },
+  { path: '/api/basic', body: '"httpuser":"bench"', credential: 'authorization' },
 ];
+
+/** The service's `/api/version` on bare Fastify: the ceiling of what the service adds. */
+export const BARE_LABEL = 'bare Fastify /api/version';
 
 /**
  * What bench:service judges (issue #30), round by round: each authenticated route against the
- * baseline `/api/version` of the same service, which neither authenticates nor reads the store.
- * `/api/health` is no ceiling: it pings the store.
+ * baseline `/api/version` of the same service, which neither authenticates nor reads the store;
+ * Basic (remembered after its first check) against Bearer; the baseline against the same route on
+ * bare Fastify. `/api/health` is no ceiling: it pings the store.
  */
-export function serviceTargets(shots: readonly Shot[]): (Target & { first: Shot; second: Shot })[] {
+export function serviceTargets(
+  shots: readonly Shot[],
+  bare: Shot,
+): (Target & { first: Shot; second: Shot })[] {
   const [version] = shots;
   const of = (path: string) => shots.find((shot) => shot.path === path)!;
   if (version?.path !== '/api/version') throw new Error('the baseline is /api/version');
@@ -42,7 +50,19 @@ export function serviceTargets(shots: readonly Shot[]): (Target & { first: Shot;
     { first: of('/api/bearer'), second: version, times: 0.9 },
     { first: of('/api/headerkey'), second: version, times: 0.9 },
     { first: of('/api/pets'), second: version },
+    { first: of('/api/basic'), second: of('/api/bearer'), times: 0.8 },
+    { first: version, second: bare, times: 0.95 },
   ];
+}
+
+/** The service's `/api/version` route alone on a bare Fastify, in a process of its own. */
+export async function launchBare(): Promise<{ server: ServerProcess; shot: Shot }> {
+  const server = await startServer(join(repo, 'bench', 'server.ts'), {
+    args: ['bare'],
+    readyPath: '/api/version',
+  });
+  const version = routes[0]!;
+  return { server, shot: { ...version, label: BARE_LABEL, headers: {} } };
 }
 
 /**
@@ -117,7 +137,14 @@ export async function launch(store: BenchStore, env: Readonly<Record<string, str
       'x-api-key': apiKey,
       cookie: `sessionid=${sessionId}`,
     };
-    const shots = routes.map((route): Shot => ({ ...route, label: route.path, headers }));
+    const basic = `Basic ${Buffer.from(`${USER}:${password}`).toString('base64')}`;
+    const shots = routes.map(
+      (route): Shot => ({
+        ...route,
+        label: route.path,
+        headers: route.path === '/api/basic' ? { ...headers, authorization: basic } : headers,
+      }),
+    );
     return { service, env: space.env, shots, stop };
   } catch (error) {
     await stop();
