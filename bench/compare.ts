@@ -22,7 +22,6 @@ import { parseOptions, pinApart, preamble, save } from './machine.js';
 import { startServer, type ServerProcess } from './process.js';
 import { summarise, table, targetTable } from './report.js';
 import { startTokenIssuer } from './token-issuer.js';
-import { checkTricks, timeTricks, trickTable } from './tricks.js';
 
 const PEERS = [
   'fastify',
@@ -63,8 +62,6 @@ try {
   for (const route of Object.values(oauth)) await verify(fastify.port, route);
   const checked = issuer.introspections();
   console.log('checked   every route answers 200 and the body with its credential, 401 without');
-  checkTricks();
-  console.log('checked   every trick answers as its plain version');
   console.log(`cpus      ${pinApart(Object.values(servers).map((server) => server.pid))}\n`);
   const groups: Group[] = [
     { server: fastify, shots: [routes.fastify, routes.bearer, routes.bearerPeer] },
@@ -98,15 +95,12 @@ try {
   // Each route once, in the order of the groups: the Fastify routes first.
   const labels = [...new Set(groups.flatMap((group) => group.shots.map((shot) => shot.label)))];
   const summaries = summarise(labels, runs);
-  // In this process, pinned apart from the servers, which are idle by now.
-  const timedTricks = timeTricks(load.rounds);
   const allTargets = [...targets, ...oauthTargets(oauth)];
   console.log(`\n${table(summaries)}\n\n${targetTable(runs, allTargets)}\n`);
-  console.log(`${trickTable(timedTricks)}\n`);
   const { taken, left } = issuer.proofs;
   const sent = `${taken.toLocaleString('en-US')} of ${(taken + left).toLocaleString('en-US')}`;
   console.log(`proofs    DPoP proofs sent: ${sent}`);
-  save('compare', started, { settings: load, summaries, runs, tricks: timedTricks });
+  save('compare', started, { settings: load, summaries, runs });
 } catch (error) {
   const { taken, left } = issuer.proofs;
   if (taken > 0 && left === 0) console.error('the pool of DPoP proofs ran out: see proofsNeeded');
