@@ -56,7 +56,8 @@ export abstract class Authenticator<TAuth = unknown> {
 
   /**
    * Whether the replies to requests it accepts are marked `Cache-Control: private`: shared caches
-   * leave `Authorization` alone (RFC 9111 §3.5), but not a cookie or an API key.
+   * leave `Authorization` alone (RFC 9111 §3.5), but not a cookie, an API key, a client
+   * certificate or whatever a custom function reads.
    */
   get privateResponses(): boolean {
     return this.cookieBased;

@@ -362,7 +362,11 @@ const rows: readonly (readonly [string, ContractRequest, Expected, Shape?])[] = 
     get('/cookie', { cookie: 'a=1' }),
     unauthorized(['APIKey realm="api", in="cookie", name="X-API-KEY"']),
   ],
-  ['function accepted', get('/function', { 'x-client': 'robot' }), { status: 200, auth: 'robot' }],
+  [
+    'function accepted, private',
+    get('/function', { 'x-client': 'robot' }),
+    { status: 200, auth: 'robot', cacheControl: 'private' },
+  ],
   ['function refuses: 401 without challenge', get('/function'), unauthorized([])],
   [
     'cookie key given twice',
