@@ -12,6 +12,7 @@ import { allOf } from './all-of.js';
 import { resolveAuth, type AuthSpec, type Requirement } from './auth-spec.js';
 import {
   authenticate,
+  evaluate,
   type AuthFailure,
   type AuthResult,
   type AuthSuccess,
@@ -26,7 +27,7 @@ import {
   VouchError,
 } from './errors.js';
 import { authFunction } from './function-authenticator.js';
-import { refusal, type Outcome } from './outcome.js';
+import { isPromiseLike, refusal, type Outcome } from './outcome.js';
 import type { RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
 
@@ -153,6 +154,18 @@ class Scripted extends Authenticator<string> {
   override verify(): Promise<Outcome<string>> {
     this.calls++;
     return this.#run();
+  }
+}
+
+/** A scripted authenticator that distrusts requests with `x-forged` (and throws on `throw`). */
+class Wary extends Scripted {
+  asked = 0;
+
+  override distrusts(request: RequestView): boolean {
+    this.asked++;
+    const forged = request.headers['x-forged'];
+    if (forged === 'throw') throw new Error('edge broke');
+    return forged !== undefined;
   }
 }
 
@@ -927,6 +940,62 @@ describe('authenticate()', () => {
         await authenticate(requirements([allOf(header, bearer)]), request(), options),
       );
       assert.deepEqual(failure.challenges, ['APIKey realm="api", in="header", name="X-API-Key"']);
+    });
+  });
+
+  describe('a member that distrusts the request', () => {
+    const forged = request({ headers: { 'x-forged': 'yes' } });
+
+    it('refuses it before any member runs, wherever it stands: 401, its challenge alone', () => {
+      const key = new Scripted(accepts('key'), { challenge: 'Key' });
+      const other = new Scripted(accepts('other'), { challenge: 'Other' });
+      const wary = new Wary(accepts('wary'), { challenge: 'Wary' });
+      const specs: AuthSpec[] = [
+        [wary, key],
+        [key, wary],
+        [key, allOf(other, wary)],
+        allOf(key, wary),
+      ];
+      for (const spec of specs) {
+        // Synchronous: no member ran, so nothing was awaited.
+        const result = evaluate(requirements(spec), forged, options);
+        assert.ok(!isPromiseLike(result));
+        const failure = failed(result);
+        assert.equal(codeOf(failure.error), 'VOUCH_ERR_UNAUTHENTICATED');
+        assert.equal(failure.thrown, false);
+        assert.deepEqual(failure.challenges, ['Wary realm="api" rejected']);
+      }
+      assert.deepEqual([key.calls, other.calls, wary.calls, wary.asked], [0, 0, 0, specs.length]);
+    });
+
+    it('trusting it, is asked once and the list runs as ever', async () => {
+      const wary = new Wary(refuses('absent'));
+      const key = new Scripted(accepts('key'));
+      const result = await authenticate(
+        requirements([wary, allOf(wary, key), key]),
+        request(),
+        options,
+      );
+      assert.equal(succeeded(result).value, 'key');
+      assert.deepEqual([wary.asked, wary.calls, key.calls], [1, 1, 1]);
+    });
+
+    it('that cannot tell (its check throws) ends the list as a hook that threw', async () => {
+      const wary = new Wary(accepts('wary'), { challenge: 'Wary' });
+      const key = new Scripted(accepts('key'));
+      const thrown = request({ headers: { 'x-forged': 'throw' } });
+      const failure = failed(await authenticate(requirements([key, wary]), thrown, options));
+      assert.equal(failure.thrown, true);
+      assert.equal((failure.error as Error).message, 'edge broke');
+      assert.deepEqual(failure.challenges, ['Wary realm="api" rejected']);
+      assert.equal(key.calls, 0);
+    });
+
+    it('standing alone, is not asked: its own verdict refuses', async () => {
+      const wary = new Wary(refuses('rejected'));
+      const failure = failed(await authenticate(requirements(wary), forged, options));
+      assert.equal(codeOf(failure.error), 'VOUCH_ERR_UNAUTHENTICATED');
+      assert.deepEqual([wary.asked, wary.calls], [0, 1]);
     });
   });
 

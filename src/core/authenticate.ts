@@ -71,7 +71,8 @@ interface Tried {
 }
 
 /**
- * Runs requirements in order; the first whose every member accepts decides. Absent or rejected
+ * Runs requirements in order; the first whose every member accepts decides. A request that any
+ * member distrusts (a forged client certificate) is refused before one runs. Absent or rejected
  * credentials move on to the next; an ambiguous one answers 400 at once; a hook that throws ends
  * the list and its error is returned for the exception handlers. A cookie credential failing CSRF
  * is unusable, so the next requirement still runs; 403 only when nothing else accepts.
@@ -94,8 +95,32 @@ export function evaluate(
   request: RequestView,
   options: AuthenticateOptions,
 ): AuthResult | Promise<AuthResult> {
-  const memory = hasRepeats(requirements) ? new Memory(true) : undefined;
+  const { repeats, wary } = factsOf(requirements);
+  for (const authenticator of wary) {
+    const failure = distrusted(authenticator, request, options);
+    if (failure !== undefined) return failure;
+  }
+  const memory = repeats ? new Memory(true) : undefined;
   return walk(requirements, request, options, memory, 0, 0);
+}
+
+/**
+ * The 401 for a request that `authenticator` distrusts (see `Authenticator#distrusts`), with its
+ * challenge alone, or what its check threw; `undefined` when it trusts the request.
+ */
+function distrusted(
+  authenticator: Authenticator,
+  request: RequestView,
+  options: AuthenticateOptions,
+): AuthFailure | undefined {
+  let distrusts;
+  try {
+    distrusts = authenticator.distrusts?.(request);
+  } catch (error) {
+    return thrown(undefined, authenticator, error, options);
+  }
+  if (distrusts !== true) return undefined;
+  return refused(new AuthenticationError(), false, [{ authenticator, refusal: REJECTED }], options);
 }
 
 /**
@@ -309,17 +334,28 @@ export function stepUpChallenges(
   return distinctLines(authenticators, (a) => a.scopeChallenge(a.realm ?? options.realm, scopes));
 }
 
-const repeats = new WeakMap<readonly Requirement[], boolean>();
+/** What evaluating a list needs to know of it, found once per list. */
+interface ListFacts {
+  /** Whether an authenticator stands in more than one place. */
+  readonly repeats: boolean;
+  /** The members that may distrust a request, asked before any member runs. */
+  readonly wary: readonly Authenticator[];
+}
 
-/** Whether an authenticator stands in more than one place; decided once per list. */
-function hasRepeats(requirements: readonly Requirement[]): boolean {
-  // One authenticator alone cannot repeat, and needs no lookup.
-  if (requirements.length === 1 && requirements[0]?.length === 1) return false;
-  let known = repeats.get(requirements);
+/** One authenticator alone: it cannot repeat, and refuses what it distrusts by itself. */
+const ALONE: ListFacts = Object.freeze({ repeats: false, wary: [] });
+const facts = new WeakMap<readonly Requirement[], ListFacts>();
+
+/** The facts of a list, found once per list; one authenticator alone needs no lookup. */
+function factsOf(requirements: readonly Requirement[]): ListFacts {
+  if (requirements.length === 1 && requirements[0]?.length === 1) return ALONE;
+  let known = facts.get(requirements);
   if (known === undefined) {
     const members = requirements.flat();
-    known = new Set(members).size !== members.length;
-    repeats.set(requirements, known);
+    const distinct = new Set(members);
+    const wary = [...distinct].filter((member) => member.distrusts !== undefined);
+    known = { repeats: distinct.size !== members.length, wary };
+    facts.set(requirements, known);
   }
   return known;
 }

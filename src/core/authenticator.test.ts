@@ -57,7 +57,8 @@ describe('Authenticator', () => {
     const rows: readonly [Authenticator, boolean, boolean, boolean][] = [
       [new Minimal('m'), false, false, false],
       [new CookieOwn('c'), true, true, false],
-      [authFunction(hook), false, false, false],
+      // A function may read anything but Authorization: its answers are the caller's own.
+      [authFunction(hook), false, true, false],
       [new HttpBearer({ authenticate: hook }), false, false, true],
       [new HttpBasic({ authenticate: hook }), false, false, true],
       [new APIKeyQuery({ authenticate: hook }), false, true, true],

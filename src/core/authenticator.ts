@@ -56,11 +56,21 @@ export abstract class Authenticator<TAuth = unknown> {
 
   /**
    * Whether the replies to requests it accepts are marked `Cache-Control: private`: shared caches
-   * leave `Authorization` alone (RFC 9111 §3.5), but not a cookie or an API key.
+   * leave `Authorization` alone (RFC 9111 §3.5), but not a cookie, an API key, a client
+   * certificate or whatever a custom function reads.
    */
   get privateResponses(): boolean {
     return this.cookieBased;
   }
+
+  /**
+   * Whether the request says what this authenticator knows to be false, so that nothing may
+   * accept it (a client certificate its edge cannot use: a `Client-Cert` from no trusted proxy).
+   * Where defined, it is asked before any member of the operation's `auth` runs, wherever this
+   * one stands in it; `true` answers 401 with this one's challenge alone. One that distrusts a
+   * request never accepts it either.
+   */
+  distrusts?(request: RequestView): boolean;
 
   /** Whether it reads one credential from the request, so that sending it twice answers 400. */
   get readsCredential(): boolean {

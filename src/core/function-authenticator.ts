@@ -19,6 +19,7 @@ export interface AuthFunctionOptions extends AuthenticatorOptions {
 /**
  * A custom function wrapped as an authenticator. A plain function placed in `auth` is wrapped
  * for you; wrap it yourself with {@link authFunction} to give it a scheme, a name or a challenge.
+ * What it accepts is answered `Cache-Control: private`, as for an API key or a session.
  */
 export class FunctionAuthenticator<TAuth = unknown> extends Authenticator<TAuth> {
   /** The wrapped function. */
@@ -39,6 +40,14 @@ export class FunctionAuthenticator<TAuth = unknown> extends Authenticator<TAuth>
 
   override get securityScheme(): SecurityScheme | undefined {
     return this.#scheme;
+  }
+
+  /**
+   * A function may read anything (the client's address, a header, a cookie): what it accepted is
+   * not known to ride in `Authorization`, which alone keeps shared caches away (RFC 9111 §3.5).
+   */
+  override get privateResponses(): boolean {
+    return true;
   }
 
   override challenge(): string | undefined {

@@ -124,6 +124,20 @@ describe('edge().clientCertificate', () => {
     assert.deepEqual(front.clientCertificate(noSocket), { unusable: 'untrusted-peer' });
   });
 
+  it('from anyone else: a Client-Cert-Chain is forged too, even beside a verified TLS one', () => {
+    const chain = { 'client-cert-chain': clientCertHeader(pki.ca.der) };
+    for (const socket of [{}, tls(pki.client.cert, true)]) {
+      assert.deepEqual(front.clientCertificate(view(CLIENT, chain, socket)), {
+        unusable: 'untrusted-peer',
+      });
+    }
+    assert.deepEqual(front.clientCertificate(view(CLIENT, header, tls(pki.client.cert, true))), {
+      unusable: 'untrusted-peer',
+    });
+    // From the proxy the chain is its word, and only the leaf in Client-Cert is read.
+    assert.equal(front.clientCertificate(view(PROXY, chain)), undefined);
+  });
+
   it('from anyone else: the TLS certificate, when the TLS layer verified it', () => {
     const found = front.clientCertificate(view(CLIENT, {}, tls(pki.client.cert, true)));
     assert.deepEqual(found, {

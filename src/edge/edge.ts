@@ -43,8 +43,8 @@ export interface Edge {
   /**
    * The client certificate of the request: from a trusted proxy, its RFC 9440 `Client-Cert`
    * header (and never the proxy's own TLS certificate); from anyone else, the certificate of a
-   * TLS connection ended in this process, when its `ca` verified it. A `Client-Cert` header from
-   * anyone else, one that is malformed or repeated, or a certificate the TLS layer did not
+   * TLS connection ended in this process, when its `ca` verified it. A `Client-Cert` or
+   * `Client-Cert-Chain` header from anyone else, a `Client-Cert` that is malformed or repeated, or a certificate the TLS layer did not
    * verify, is an {@link UnusableCertificate}, and the request must be refused. `undefined` when
    * there is none.
    */
@@ -78,7 +78,11 @@ export function edge(options: EdgeOptions = {}): Edge {
     clientCertificate(request) {
       const header = singleHeaderValue(request, 'client-cert', 'Client-Cert');
       if (!trusted(request.socket?.remoteAddress)) {
-        return header === ABSENT ? socketCertificate(request.socket) : unusable('untrusted-peer');
+        // Either RFC 9440 header from the client itself is a forgery, even beside a TLS one.
+        const forged =
+          header !== ABSENT ||
+          singleHeaderValue(request, 'client-cert-chain', 'Client-Cert-Chain') !== ABSENT;
+        return forged ? unusable('untrusted-peer') : socketCertificate(request.socket);
       }
       if (header === ABSENT) return undefined;
       const der = typeof header === 'string' ? parseClientCertHeader(header) : undefined;

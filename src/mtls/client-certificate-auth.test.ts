@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { APIKeyHeader } from '../api-key/api-key-header.js';
+import { allOf } from '../core/all-of.js';
+import { resolveAuth, type Requirement } from '../core/auth-spec.js';
+import { authenticate } from '../core/authenticate.js';
+import { AuthenticationError } from '../core/errors.js';
 import type { RequestView } from '../core/request.js';
 import { edge } from '../edge/edge.js';
 import { clientCertHeader, testPki } from '../../test/helpers/pki.js';
@@ -61,6 +66,69 @@ describe('ClientCertificateAuth', () => {
     assert.deepEqual(await bySubject.verify(forwarded('not sf-binary')), { state: 'rejected' });
     assert.deepEqual(await bySubject.verify(forwarded(':AQID:')), { state: 'rejected' });
     assert.deepEqual(await bySubject.verify(forwarded(undefined)), { state: 'absent' });
+  });
+
+  it('distrusts a request whose certificate cannot be used: forged, malformed, unverified', () => {
+    const unverified: RequestView = {
+      method: 'GET',
+      url: '/',
+      headers: {},
+      socket: {
+        remoteAddress: '203.0.113.7',
+        encrypted: true,
+        authorized: false,
+        getPeerX509Certificate: () => new X509Certificate(pki.stranger.cert),
+      },
+    };
+    for (const view of [
+      forwarded(pki.client.der, '203.0.113.7'),
+      forwarded('not sf-binary'),
+      unverified,
+    ]) {
+      assert.equal(bySubject.distrusts(view), true);
+    }
+    for (const view of [
+      forwarded(pki.client.der),
+      forwarded(pki.expired.der),
+      forwarded(undefined),
+    ]) {
+      assert.equal(bySubject.distrusts(view), false);
+    }
+  });
+
+  it('in a list, a forged Client-Cert refuses the request though a valid key stands beside it', async () => {
+    const keys: string[] = [];
+    const key = new APIKeyHeader({
+      paramName: 'X-API-Key',
+      authenticate: (_request, given) => {
+        keys.push(given);
+        return given === 'good' ? 'app' : undefined;
+      },
+    });
+    const withKey = (view: RequestView): RequestView => ({
+      ...view,
+      headers: { ...view.headers, 'x-api-key': 'good' },
+    });
+    const forged = withKey(forwarded(pki.client.der, '203.0.113.7'));
+    for (const auth of [
+      [bySubject, key],
+      [key, bySubject],
+      [allOf(key, bySubject), key],
+    ]) {
+      const requirements = resolveAuth(auth, 'GET /') as readonly Requirement[];
+      const result = await authenticate(requirements, forged, { realm: 'api' });
+      assert.ok(!result.ok);
+      assert.ok(result.error instanceof AuthenticationError);
+      assert.deepEqual(result.challenges, [], 'a certificate has no challenge');
+    }
+    assert.deepEqual(keys, [], 'the key is never looked up');
+    const requirements = resolveAuth([bySubject, key], 'GET /') as readonly Requirement[];
+    const trusted = await authenticate(requirements, withKey(forwarded(pki.client.der)), {
+      realm: 'api',
+    });
+    assert.deepEqual(trusted.ok && trusted.value, { client: 'one' });
+    const none = await authenticate(requirements, withKey(forwarded(undefined)), { realm: 'api' });
+    assert.equal(none.ok && none.value, 'app');
   });
 
   it('is documented as mutualTLS, sends no challenge (HTTP has no scheme for it), answers privately', () => {

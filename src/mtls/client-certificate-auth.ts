@@ -41,8 +41,10 @@ export interface ClientCertificateAuthOptions<TAuth> extends AuthenticatorOption
  * that forwards it as RFC 9440 `Client-Cert`, and whose validity dates hold now (checked here
  * too, so a proxy that forwards an expired one is not believed). `request.auth` is what `map`
  * makes of the certificate, parsed as Node's `X509Certificate`. A certificate the edge finds
- * unusable (a `Client-Cert` from no trusted proxy, a malformed one, one the TLS layer did not
- * verify) is refused; none at all is absent, and the next authenticator of a list runs.
+ * unusable (a `Client-Cert` or `Client-Cert-Chain` from no trusted proxy, a malformed one, one
+ * the TLS layer did not verify) refuses the request, wherever this authenticator stands in its
+ * `auth` (a list, an all-of group) and whatever else would accept it; none at all is absent,
+ * and the next authenticator of a list runs.
  *
  * Documented as `{ type: 'mutualTLS' }` under the name `mutualTLS`. It sends no challenge: HTTP
  * has no authentication scheme for a certificate, which the client gives in the TLS handshake
@@ -87,6 +89,12 @@ export class ClientCertificateAuth<TAuth = unknown> extends Authenticator<TAuth>
   /** A shared cache may store what answers a request without `Authorization` (RFC 9111 §3.5). */
   override get privateResponses(): boolean {
     return true;
+  }
+
+  /** A request whose certificate cannot be used lies about its connection: see `distrusts`. */
+  override distrusts(request: RequestView): boolean {
+    const found = this.#edge.clientCertificate(request);
+    return found !== undefined && 'unusable' in found;
   }
 
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {

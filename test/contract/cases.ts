@@ -242,6 +242,7 @@ const CERTIFICATE_BOUND = await accessToken({
   cnf: { 'x5t#S256': thumbprint(pki.client.der) },
 });
 const boundWith = (headers: Headers) => ({ ...bearer(CERTIFICATE_BOUND), ...headers });
+const KEY = { 'X-API-Key': 'header-key' };
 const certificateRows: readonly (readonly [string, ContractRequest, Expected])[] = [
   [
     'mTLS: a certificate of the test CA, forwarded by the trusted proxy, private',
@@ -274,6 +275,51 @@ const certificateRows: readonly (readonly [string, ContractRequest, Expected])[]
   [
     'mTLS: Client-Cert from a peer the edge does not trust is forged',
     get('/mtls/elsewhere', forwarded(pki.client)),
+    unauthorized([]),
+  ],
+  [
+    'mTLS or key: a forged Client-Cert beside a valid key is refused, the key unheard',
+    get('/mtls/elsewhere/or-key', { ...forwarded(pki.client), ...KEY }),
+    unauthorized([]),
+  ],
+  [
+    'mTLS or key: a forged Client-Cert-Chain beside a valid key is refused',
+    get('/mtls/elsewhere/or-key', { 'client-cert-chain': clientCertHeader(pki.ca.der), ...KEY }),
+    unauthorized([]),
+  ],
+  [
+    'mTLS or key: without Client-Cert from the peer, the key',
+    get('/mtls/elsewhere/or-key', KEY),
+    { status: 200, auth: 'header-app', cacheControl: 'private', challenges: [] },
+  ],
+  [
+    'mTLS in an all-of group: a forged Client-Cert refuses a valid Bearer listed first',
+    get('/mtls/elsewhere/group', { ...forwarded(pki.client), ...bearer('good-token') }),
+    unauthorized([]),
+  ],
+  [
+    'mTLS in an all-of group: without Client-Cert, the Bearer',
+    get('/mtls/elsewhere/group', bearer('good-token')),
+    { status: 200, auth: ANN, challenges: [] },
+  ],
+  [
+    'mTLS or key: from the trusted proxy, a valid certificate wins',
+    get('/mtls/or-key', { ...forwarded(pki.client), ...KEY }),
+    { status: 200, auth: { partner: 'CN=client-1' }, cacheControl: 'private', challenges: [] },
+  ],
+  [
+    'mTLS or key: from the trusted proxy without Client-Cert, the key',
+    get('/mtls/or-key', KEY),
+    { status: 200, auth: 'header-app', cacheControl: 'private', challenges: [] },
+  ],
+  [
+    'mTLS or key: from the trusted proxy, a certificate map refuses leaves the key',
+    get('/mtls/or-key', { ...forwarded(pki.stranger), ...KEY }),
+    { status: 200, auth: 'header-app', cacheControl: 'private', challenges: [] },
+  ],
+  [
+    'mTLS or key: from the trusted proxy, Client-Cert on two lines is refused',
+    get('/mtls/or-key', { 'client-cert': [CLIENT_CERT, CLIENT_CERT], ...KEY }),
     unauthorized([]),
   ],
   [
@@ -362,7 +408,11 @@ const rows: readonly (readonly [string, ContractRequest, Expected, Shape?])[] = 
     get('/cookie', { cookie: 'a=1' }),
     unauthorized(['APIKey realm="api", in="cookie", name="X-API-KEY"']),
   ],
-  ['function accepted', get('/function', { 'x-client': 'robot' }), { status: 200, auth: 'robot' }],
+  [
+    'function accepted, private',
+    get('/function', { 'x-client': 'robot' }),
+    { status: 200, auth: 'robot', cacheControl: 'private' },
+  ],
   ['function refuses: 401 without challenge', get('/function'), unauthorized([])],
   [
     'cookie key given twice',

@@ -310,6 +310,14 @@ export const app: AppDeclaration = {
     // Client certificates forwarded by the proxy; certificate-bound tokens (RFC 8705 §3).
     { method: 'GET', path: '/mtls', auth: partners },
     { method: 'GET', path: '/mtls/elsewhere', auth: partnersElsewhere },
+    // A forged certificate refuses the request wherever a certificate stands in its auth.
+    { method: 'GET', path: '/mtls/or-key', auth: [partners, headerKey] },
+    { method: 'GET', path: '/mtls/elsewhere/or-key', auth: [headerKey, partnersElsewhere] },
+    {
+      method: 'GET',
+      path: '/mtls/elsewhere/group',
+      auth: [bearer, allOf(headerKey, partnersElsewhere)],
+    },
     { method: 'GET', path: '/mcp/certificate', auth: certificateJwt, scopes: ['mcp:tools'] },
     // Another Bearer's scopes are not the resource's.
     { method: 'GET', path: '/pets/write', auth: bearer, scopes: ['pets:write'] },

@@ -338,8 +338,11 @@ describe('GET /api/ipwhiltelist', () => {
       const response = await service.fetch('/api/ipwhiltelist', { headers });
       assert.equal(response.status, status);
       const text = await response.text();
-      if (address !== undefined) assert.ok(text.includes(address), text);
-      else assert.deepEqual(JSON.parse(text), { detail: 'Unauthorized' });
+      if (address !== undefined) {
+        assert.ok(text.includes(address), text);
+        // The answer names the client: a proxy's shared cache must not hand it to another.
+        assert.equal(response.headers.get('cache-control'), 'private');
+      } else assert.deepEqual(JSON.parse(text), { detail: 'Unauthorized' });
     });
   }
 });

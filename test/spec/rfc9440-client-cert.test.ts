@@ -113,6 +113,10 @@ for (const engine of ENGINES) {
         publicUrl: null,
         certificate: { unusable: 'untrusted-peer' },
       });
+      const chain = await get(app.port, '/open', {
+        headers: { 'client-cert-chain': clientCertHeader(pki.ca.der) },
+      });
+      assert.deepEqual(seen(chain).certificate, { unusable: 'untrusted-peer' });
     });
 
     it('a certificate the proxy forwards past its dates is refused all the same: 401', async () => {
