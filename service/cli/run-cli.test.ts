@@ -262,7 +262,7 @@ test('user add: a taken username is refused and the first user kept', async (t) 
   );
 });
 
-test('user list: one line per user, id, name and creation time', async (t) => {
+test('user list: one line per user, id, name, creation time, active or locked since when', async (t) => {
   const { env } = await newDatabase(t);
   assert.deepEqual(await run(['user', 'list'], env), { code: 0, stdout: '', stderr: '' });
   const at = (ms: number): CliOptions => ({ ...FAST, now: () => ms });
@@ -270,9 +270,21 @@ test('user list: one line per user, id, name and creation time', async (t) => {
   await run(['user', 'add', 'bob@example.com'], env, 'password1', at(Date.UTC(2025, 5, 1)));
   assert.deepEqual(await run(['user', 'list'], env), {
     code: 0,
-    stdout: '1\talice\t2025-01-02T03:04:05.000Z\n2\tbob@example.com\t2025-06-01T00:00:00.000Z\n',
+    stdout:
+      '1\talice\t2025-01-02T03:04:05.000Z\tactive\n' +
+      '2\tbob@example.com\t2025-06-01T00:00:00.000Z\tactive\n',
     stderr: '',
   });
+  await run(['user', 'lock', 'bob@example.com'], env, '', at(Date.UTC(2025, 6, 7, 8, 9, 10)));
+  assert.deepEqual(await run(['user', 'list'], env), {
+    code: 0,
+    stdout:
+      '1\talice\t2025-01-02T03:04:05.000Z\tactive\n' +
+      '2\tbob@example.com\t2025-06-01T00:00:00.000Z\tlocked 2025-07-07T08:09:10.000Z\n',
+    stderr: '',
+  });
+  await run(['user', 'unlock', 'bob@example.com'], env);
+  assert.match((await run(['user', 'list'], env)).stdout, /^2\tbob@example\.com\t\S+\tactive$/m);
 });
 
 test('user passwd: the password from standard input replaces the old one at once', async (t) => {
@@ -698,8 +710,13 @@ test('end to end: the real process, its streams and exit codes, across restarts'
     spawnCli(['user', 'list'], env),
     spawnCli(['key', 'list'], env),
   ]);
-  assert.match(users.stdout, /^1\talice\t\d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
+  assert.match(users.stdout, /^1\talice\t\d{4}-\d\d-\d\dT[\d:.]+Z\tactive\n$/);
   assert.equal(keys.stdout, `1\t${apiKey.slice(0, 11)}…\treporting\tactive\n`);
+  assert.equal((await spawnCli(['user', 'lock', 'alice'], env)).code, 0);
+  assert.match(
+    (await spawnCli(['user', 'list'], env)).stdout,
+    /^1\talice\t\d{4}-\d\d-\d\dT[\d:.]+Z\tlocked \d{4}-\d\d-\d\dT[\d:.]+Z\n$/,
+  );
 
   // A restart (a fresh connection) keeps the user and the key…
   let store = openSqliteStore(file);

@@ -38,7 +38,8 @@ export const USAGE = `Usage: npm run -s cli -- <command>
 
 Commands:
   user add <username>                   add a user; the password is read from standard input
-  user list                             list users: id, username, creation time
+  user list                             list users: id, username, creation time, active or
+                                        locked (since when)
   user grant <username> <scope>         grant a scope to a user, for the tokens issued from now on
   user revoke-scope <username> <scope>  withdraw a scope from a user and its tokens, at once and
                                         for good (granted again, it is for later tokens only)

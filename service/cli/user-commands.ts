@@ -119,11 +119,12 @@ async function typedPassword(context: CliContext): Promise<string> {
   return password;
 }
 
-/** `user list`: one line per user, `id<TAB>username<TAB>created`. */
+/** `user list`: one line per user, `id<TAB>username<TAB>created<TAB>active` or `locked <when>`. */
 export async function listUsers(context: CliContext): Promise<void> {
   const users = await context.withStore((store: Store) => store.listUsers());
   for (const user of users) {
-    context.io.stdout.write(`${user.id}\t${user.username}\t${iso(user.createdAt)}\n`);
+    const state = user.lockedAt === null ? 'active' : `locked ${iso(user.lockedAt)}`;
+    context.io.stdout.write(`${user.id}\t${user.username}\t${iso(user.createdAt)}\t${state}\n`);
   }
 }
 

@@ -3,6 +3,7 @@ import { findLiveSession, type SessionRows } from './find-live-session.js';
 import type {
   ApplicationRecord,
   ChangeWatcher,
+  ListedUser,
   LiveToken,
   Store,
   UserCredentials,
@@ -17,7 +18,7 @@ export interface Repositories {
   readonly users: {
     create(username: string, passwordHash: string, now: number): Awaitable<UserRecord>;
     findCredentials(username: string): Awaitable<UserCredentials | undefined>;
-    list(): Awaitable<UserRecord[]>;
+    list(): Awaitable<ListedUser[]>;
     count(): Awaitable<number>;
     scopes(userId: number): Awaitable<string[]>;
     grantScope(username: string, scope: string): Awaitable<boolean>;

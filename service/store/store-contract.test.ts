@@ -43,7 +43,7 @@ for (const engine of storeEngines) {
     const sessionCount = async (db: TestDatabase) =>
       Number((await db.sql<{ n: number }>('SELECT count(*) AS n FROM sessions'))[0]?.n);
 
-    it('users: created, found with their hash, listed by id, counted', async (t) => {
+    it('users: created, found with their hash, listed by id with their lock, counted', async (t) => {
       const { store } = (await fixture(t)) ?? {};
       if (store === undefined) return;
       assert.equal(await store.countUsers(), 0);
@@ -56,8 +56,16 @@ for (const engine of storeEngines) {
         lockedAt: null,
       });
       assert.equal(await store.findUserCredentials('nobody'), undefined);
-      assert.deepEqual(await store.listUsers(), [alice, bob]);
+      assert.deepEqual(await store.listUsers(), [
+        { ...alice, lockedAt: null },
+        { ...bob, lockedAt: null },
+      ]);
       assert.equal(await store.countUsers(), 2);
+      await store.lockUser('bob', 3000);
+      assert.deepEqual(await store.listUsers(), [
+        { ...alice, lockedAt: null },
+        { ...bob, lockedAt: 3000 },
+      ]);
     });
 
     it('users: a taken name is UsernameTakenError; names compare case-sensitively', async (t) => {
@@ -91,7 +99,7 @@ for (const engine of storeEngines) {
 
       await store.removeUser('alice');
       assert.equal(await store.findUserCredentials('alice'), undefined);
-      assert.deepEqual(await store.listUsers(), [bob]);
+      assert.deepEqual(await store.listUsers(), [{ ...bob, lockedAt: null }]);
       for (const change of [
         () => store.setUserPassword('alice', 'h'),
         () => store.removeUser('alice'),
@@ -370,7 +378,7 @@ for (const engine of storeEngines) {
       await before.close();
 
       const after = await db.open();
-      assert.deepEqual(await after.listUsers(), [alice]);
+      assert.deepEqual(await after.listUsers(), [{ ...alice, lockedAt: null }]);
       assert.deepEqual((await after.findToken('live', 2))?.user, alice);
       assert.equal(await after.findToken('revoked', 2), undefined);
       assert.deepEqual(await after.findApplicationByKey('kept-digest'), kept);

@@ -8,11 +8,15 @@ export interface UserRecord {
   readonly createdAt: number;
 }
 
-/** A user with the scrypt hash of its password, for checking a login. */
-export interface UserCredentials extends UserRecord {
-  readonly passwordHash: string;
+/** A user as `user list` shows it: with whether it is locked. */
+export interface ListedUser extends UserRecord {
   /** When the user was locked (see `Store.lockUser`), or `null` while it is not. */
   readonly lockedAt: number | null;
+}
+
+/** A user with the scrypt hash of its password, for checking a login. */
+export interface UserCredentials extends ListedUser {
+  readonly passwordHash: string;
 }
 
 /** A username and password that work: their user, with the scopes granted to it now. */
@@ -90,8 +94,8 @@ export interface Store {
   createUser(username: string, passwordHash: string, now: number): Promise<UserRecord>;
   /** The user with this name and its password hash, or `undefined`. */
   findUserCredentials(username: string): Promise<UserCredentials | undefined>;
-  /** Every user, by id. */
-  listUsers(): Promise<UserRecord[]>;
+  /** Every user, by id, with when it was locked. */
+  listUsers(): Promise<ListedUser[]>;
   /** How many users exist (0 on a new database). */
   countUsers(): Promise<number>;
   /** The scopes granted to a user, sorted (none for an unknown id). */

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
 import { changeGrant } from './change-grant.js';
 import { onlyRow } from './only-row.js';
-import { type UserCredentials, type UserRecord } from '../store.js';
+import { type ListedUser, type UserCredentials, type UserRecord } from '../store.js';
 import { NotFoundError, UsernameTakenError } from '../../errors.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -37,9 +37,10 @@ export function createUserRepository(db: Pick<Pool, 'query'>): Repositories['use
       return result.rows[0];
     },
     async list() {
-      const result = await db.query<UserRecord>({
+      const result = await db.query<ListedUser>({
         name: 'vouch-user-list',
-        text: 'SELECT id, username, created_at AS "createdAt" FROM users ORDER BY id',
+        text: `SELECT id, username, created_at AS "createdAt", locked_at AS "lockedAt"
+               FROM users ORDER BY id`,
       });
       return result.rows;
     },

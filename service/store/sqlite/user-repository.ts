@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { type UserCredentials, type UserRecord } from '../store.js';
+import { type ListedUser, type UserCredentials, type UserRecord } from '../store.js';
 import { NotFoundError, UsernameTakenError } from '../../errors.js';
 import { changeOnce } from './change-once.js';
 
@@ -7,7 +7,7 @@ import { changeOnce } from './change-once.js';
 export interface UserRepository {
   create(username: string, passwordHash: string, now: number): UserRecord;
   findCredentials(username: string): UserCredentials | undefined;
-  list(): UserRecord[];
+  list(): ListedUser[];
   count(): number;
   scopes(userId: number): string[];
   /** `true` once granted, `false` when it already was; `NotFoundError` for an unknown name. */
@@ -36,8 +36,8 @@ export function createUserRepository(db: Database.Database): UserRepository {
        locked_at AS lockedAt
      FROM users WHERE username = ?`,
   );
-  const all = db.prepare<[], UserRecord>(
-    'SELECT id, username, created_at AS createdAt FROM users ORDER BY id',
+  const all = db.prepare<[], ListedUser>(
+    'SELECT id, username, created_at AS createdAt, locked_at AS lockedAt FROM users ORDER BY id',
   );
   const count = db.prepare<[], number>('SELECT count(*) FROM users').pluck();
   const scopes = db
