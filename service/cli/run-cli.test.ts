@@ -287,21 +287,35 @@ test('user list: one line per user, id, name, creation time, active or locked si
   assert.match((await run(['user', 'list'], env)).stdout, /^2\tbob@example\.com\t\S+\tactive$/m);
 });
 
-test('user passwd: the password from standard input replaces the old one at once', async (t) => {
+test("user passwd: the password from standard input replaces the old one and ends the user's sessions", async (t) => {
   const { env, file } = await newDatabase(t);
   await run(['user', 'add', 'alice'], env, 'wonderland\n');
   await run(['user', 'add', 'bob'], env, 'bobpassword\n');
   const store = openSqliteStore(file);
   t.after(() => store.close());
   const hash = async (name: string) => (await store.findUserCredentials(name))!.passwordHash;
+  const [alice, bob] = await store.listUsers();
+  const timeouts = { idleMs: 60_000, absoluteMs: 60_000 };
+  await store.createSession('laptop', alice!.id, await hash('alice'), 0);
+  await store.createSession('phone', alice!.id, await hash('alice'), 0);
+  await store.createSession('bob', bob!.id, await hash('bob'), 0);
+  await store.createToken('token', alice!.id, 60_000, 0);
   assert.deepEqual(await run(['user', 'passwd', 'alice'], env, 'looking-glass\n'), {
     code: 0,
-    stdout: 'password of user alice changed\n',
+    stdout: 'password of user alice changed; 2 sessions ended, tokens kept\n',
     stderr: '',
   });
   assert.ok(await verifyPassword('looking-glass', await hash('alice')));
   assert.equal(await verifyPassword('wonderland', await hash('alice')), false);
   assert.ok(await verifyPassword('bobpassword', await hash('bob')), 'nobody else changes');
+  assert.equal(await store.findSession('laptop', 1, timeouts), undefined);
+  assert.equal(await store.findSession('phone', 1, timeouts), undefined);
+  assert.equal((await store.findSession('bob', 1, timeouts))?.user.username, 'bob');
+  assert.equal((await store.findToken('token', 1))?.user.username, 'alice', 'tokens are kept');
+  assert.equal(
+    (await run(['user', 'passwd', 'alice'], env, 'looking-glass\n')).stdout,
+    'password of user alice changed; 0 sessions ended, tokens kept\n',
+  );
 
   const refused: [string, string, string][] = [
     ['carol', 'a long password', 'error: no user is named "carol" (see user list)\n'],

@@ -44,7 +44,8 @@ Commands:
   user revoke-scope <username> <scope>  withdraw a scope from a user and its tokens, at once and
                                         for good (granted again, it is for later tokens only)
   user passwd <username>                change a user's password, read from standard input; the
-                                        old one stops working at once
+                                        old one stops working and the user's sessions end, at
+                                        once (its tokens are kept)
   user lock <username>                  refuse a user's password, tokens and sessions, at once
   user unlock <username>                let a locked user back in
   user remove <username>                delete a user with its tokens, sessions and grants

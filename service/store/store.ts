@@ -113,10 +113,11 @@ export interface Store {
    */
   revokeUserScope(username: string, scope: string): Promise<boolean>;
   /**
-   * Replaces a user's password hash at once (the old password stops working; its tokens and
-   * sessions are kept); `NotFoundError` for an unknown name.
+   * Replaces a user's password hash at once, and in the same transaction deletes the user's
+   * sessions (each was proof of the old password): how many it deleted. The user's tokens are
+   * kept (separate credentials, each revocable); `NotFoundError` for an unknown name.
    */
-  setUserPassword(username: string, passwordHash: string): Promise<void>;
+  setUserPassword(username: string, passwordHash: string): Promise<number>;
   /** Deletes a user at once, with its tokens, sessions and grants; `NotFoundError` when unknown. */
   removeUser(username: string): Promise<void>;
   /**
@@ -183,8 +184,17 @@ export interface Store {
    */
   revokeApplicationScope(id: number, scope: string): Promise<boolean>;
 
-  /** Starts a session for a user. */
-  createSession(sessionDigest: string, userId: number, now: number): Promise<void>;
+  /**
+   * Starts a session for a user whose password was just checked against `passwordHash`: `true`
+   * once started; `false`, and nothing started, when that is no longer the user's hash (the
+   * password was changed while it was being checked), or the user was locked or removed meanwhile.
+   */
+  createSession(
+    sessionDigest: string,
+    userId: number,
+    passwordHash: string,
+    now: number,
+  ): Promise<boolean>;
   /**
    * A live session, its idle clock refreshed when stale. An expired session is deleted and
    * `undefined` returned. A session deleted meanwhile (logout) is never recreated.
