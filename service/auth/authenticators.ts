@@ -72,13 +72,14 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
     authenticate: (request, username, password) =>
       login.recognise(signInSource(request), username, password),
   });
+  const sessions = storeSessions(
+    store,
+    { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
+    now,
+  );
   const session = new SessionAuth({
     name: 'session',
-    store: storeSessions(
-      store,
-      { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs },
-      now,
-    ),
+    store: sessions,
     description: 'The session cookie set by POST /api/auth/login',
   });
   const key = (name: string, paramName: string, where: string) => ({
@@ -105,6 +106,8 @@ export function createAuthenticators({ config, store, login, now }: Authenticato
     oauth2,
     basic,
     session,
+    /** Where sign-in starts sessions, bound to the password it checked. */
+    sessions,
     queryKey,
     headerKey,
     cookieKey,

@@ -16,10 +16,13 @@ async function storeWithAlice(t: TestContext): Promise<Store> {
   return store;
 }
 
-test('checkLogin: the right password gives the user, without its hash', async (t) => {
+test('checkLogin: the right password gives the user, and apart from it the hash it matched', async (t) => {
   const store = await storeWithAlice(t);
-  const user = await checkLogin(store, 'alice', 'wonderland', { parameters: FAST });
-  assert.deepEqual(user, { id: 1, username: 'alice', createdAt: 42 });
+  const checked = await checkLogin(store, 'alice', 'wonderland', { parameters: FAST });
+  assert.deepEqual(checked, {
+    user: { id: 1, username: 'alice', createdAt: 42 },
+    passwordHash: (await store.findUserCredentials('alice'))?.passwordHash,
+  });
 });
 
 test('checkLogin: a wrong password and an unknown user both fail, both after one scrypt run', async (t) => {
@@ -59,5 +62,5 @@ test('checkLogin: a locked user is refused, its password right or wrong, after o
     [FAST.N, FAST.N],
   );
   await store.unlockUser('alice');
-  assert.equal((await checkLogin(store, 'alice', 'wonderland'))?.username, 'alice');
+  assert.equal((await checkLogin(store, 'alice', 'wonderland'))?.user.username, 'alice');
 });

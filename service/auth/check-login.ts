@@ -7,19 +7,27 @@ export interface CheckLoginOptions {
   readonly parameters?: ScryptParameters;
 }
 
+/** A password found right: its user, and the hash it was checked against. */
+export interface CheckedLogin {
+  readonly user: UserRecord;
+  /** What a session started from this check is bound to (see `Store.createSession`). */
+  readonly passwordHash: string;
+}
+
 /**
- * The user these credentials belong to, or `undefined` for an unknown user, a wrong password or a
- * locked user. An unknown user still runs scrypt (against {@link dummyHash}), and a locked one its
- * own, so the failures take the same time and cannot be told apart.
+ * The user these credentials belong to, with the hash the password matched, or `undefined` for an
+ * unknown user, a wrong password or a locked user. An unknown user still runs scrypt (against
+ * {@link dummyHash}), and a locked one its own, so the failures take the same time and cannot be
+ * told apart.
  *
- * @example const user = await checkLogin(store, username, password);
+ * @example const checked = await checkLogin(store, username, password);
  */
 export async function checkLogin(
   store: Pick<Store, 'findUserCredentials'>,
   username: string,
   password: string,
   options: CheckLoginOptions = {},
-): Promise<UserRecord | undefined> {
+): Promise<CheckedLogin | undefined> {
   const found = await store.findUserCredentials(username);
   if (found === undefined) {
     await verifyPassword(password, dummyHash(options.parameters));
@@ -27,5 +35,6 @@ export async function checkLogin(
   }
   const right = await verifyPassword(password, found.passwordHash);
   if (!right || found.lockedAt !== null) return undefined;
-  return { id: found.id, username: found.username, createdAt: found.createdAt };
+  const user = { id: found.id, username: found.username, createdAt: found.createdAt };
+  return { user, passwordHash: found.passwordHash };
 }

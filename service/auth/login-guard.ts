@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { checkLogin } from './check-login.js';
+import { checkLogin, type CheckedLogin } from './check-login.js';
 import type { DeviceCookies } from '../security/device-cookie.js';
 import { type HashGate } from '../security/hash-gate.js';
 import type { Attempt, FailureLimiter } from '../security/rate-limit.js';
 import type { RefusalDelay } from '../security/refusal-delay.js';
 import { loginDigest } from '../security/secrets.js';
-import type { LiveLogin, Store, UserRecord } from '../store/store.js';
+import type { LiveLogin, Store } from '../store/store.js';
 import { PasswordChecksBusyError, RetryLaterError, TooManyAttemptsError } from '../errors.js';
 
 /** Where a sign-in comes from: the client address and the `Cookie` header it sent. */
@@ -19,9 +19,11 @@ export function signInSource(request: FastifyRequest): SignInSource {
   return { address: request.ip, cookie: request.headers.cookie };
 }
 
-/** A successful sign-in: the user, and the device cookie to hand back (`Set-Cookie`). */
-export interface SignedIn {
-  readonly user: UserRecord;
+/**
+ * A successful sign-in: the user, the hash its password matched (what a session is bound to),
+ * and the device cookie to hand back (`Set-Cookie`).
+ */
+export interface SignedIn extends CheckedLogin {
   readonly deviceCookie: string;
 }
 
@@ -140,8 +142,8 @@ export function createLoginGuard({
     },
     check(source, username, password) {
       return delayingRefusals(async () => {
-        const user = await judge(source, username, () => checkLogin(store, username, password));
-        return user && { user, deviceCookie: devices.issue(user.username) };
+        const checked = await judge(source, username, () => checkLogin(store, username, password));
+        return checked && { ...checked, deviceCookie: devices.issue(checked.user.username) };
       });
     },
     recognise(source, username, password) {
@@ -154,8 +156,9 @@ export function createLoginGuard({
         if (known !== undefined) return recall(source, username, known);
         const checked = judge(source, username, () =>
           store.rememberLogin(key, async () => {
-            const user = await checkLogin(store, username, password);
-            return user && { user, scopes: await store.userScopes(user.id) };
+            const verified = await checkLogin(store, username, password);
+            if (verified === undefined) return undefined;
+            return { user: verified.user, scopes: await store.userScopes(verified.user.id) };
           }),
         );
         checking.set(key, checked);

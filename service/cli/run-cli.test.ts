@@ -262,7 +262,7 @@ test('user add: a taken username is refused and the first user kept', async (t) 
   );
 });
 
-test('user list: one line per user, id, name and creation time', async (t) => {
+test('user list: one line per user, id, name, creation time, active or locked since when', async (t) => {
   const { env } = await newDatabase(t);
   assert.deepEqual(await run(['user', 'list'], env), { code: 0, stdout: '', stderr: '' });
   const at = (ms: number): CliOptions => ({ ...FAST, now: () => ms });
@@ -270,26 +270,52 @@ test('user list: one line per user, id, name and creation time', async (t) => {
   await run(['user', 'add', 'bob@example.com'], env, 'password1', at(Date.UTC(2025, 5, 1)));
   assert.deepEqual(await run(['user', 'list'], env), {
     code: 0,
-    stdout: '1\talice\t2025-01-02T03:04:05.000Z\n2\tbob@example.com\t2025-06-01T00:00:00.000Z\n',
+    stdout:
+      '1\talice\t2025-01-02T03:04:05.000Z\tactive\n' +
+      '2\tbob@example.com\t2025-06-01T00:00:00.000Z\tactive\n',
     stderr: '',
   });
+  await run(['user', 'lock', 'bob@example.com'], env, '', at(Date.UTC(2025, 6, 7, 8, 9, 10)));
+  assert.deepEqual(await run(['user', 'list'], env), {
+    code: 0,
+    stdout:
+      '1\talice\t2025-01-02T03:04:05.000Z\tactive\n' +
+      '2\tbob@example.com\t2025-06-01T00:00:00.000Z\tlocked 2025-07-07T08:09:10.000Z\n',
+    stderr: '',
+  });
+  await run(['user', 'unlock', 'bob@example.com'], env);
+  assert.match((await run(['user', 'list'], env)).stdout, /^2\tbob@example\.com\t\S+\tactive$/m);
 });
 
-test('user passwd: the password from standard input replaces the old one at once', async (t) => {
+test("user passwd: the password from standard input replaces the old one and ends the user's sessions", async (t) => {
   const { env, file } = await newDatabase(t);
   await run(['user', 'add', 'alice'], env, 'wonderland\n');
   await run(['user', 'add', 'bob'], env, 'bobpassword\n');
   const store = openSqliteStore(file);
   t.after(() => store.close());
   const hash = async (name: string) => (await store.findUserCredentials(name))!.passwordHash;
+  const [alice, bob] = await store.listUsers();
+  const timeouts = { idleMs: 60_000, absoluteMs: 60_000 };
+  await store.createSession('laptop', alice!.id, await hash('alice'), 0);
+  await store.createSession('phone', alice!.id, await hash('alice'), 0);
+  await store.createSession('bob', bob!.id, await hash('bob'), 0);
+  await store.createToken('token', alice!.id, 60_000, 0);
   assert.deepEqual(await run(['user', 'passwd', 'alice'], env, 'looking-glass\n'), {
     code: 0,
-    stdout: 'password of user alice changed\n',
+    stdout: 'password of user alice changed; 2 sessions ended, tokens kept\n',
     stderr: '',
   });
   assert.ok(await verifyPassword('looking-glass', await hash('alice')));
   assert.equal(await verifyPassword('wonderland', await hash('alice')), false);
   assert.ok(await verifyPassword('bobpassword', await hash('bob')), 'nobody else changes');
+  assert.equal(await store.findSession('laptop', 1, timeouts), undefined);
+  assert.equal(await store.findSession('phone', 1, timeouts), undefined);
+  assert.equal((await store.findSession('bob', 1, timeouts))?.user.username, 'bob');
+  assert.equal((await store.findToken('token', 1))?.user.username, 'alice', 'tokens are kept');
+  assert.equal(
+    (await run(['user', 'passwd', 'alice'], env, 'looking-glass\n')).stdout,
+    'password of user alice changed; 0 sessions ended, tokens kept\n',
+  );
 
   const refused: [string, string, string][] = [
     ['carol', 'a long password', 'error: no user is named "carol" (see user list)\n'],
@@ -698,8 +724,13 @@ test('end to end: the real process, its streams and exit codes, across restarts'
     spawnCli(['user', 'list'], env),
     spawnCli(['key', 'list'], env),
   ]);
-  assert.match(users.stdout, /^1\talice\t\d{4}-\d\d-\d\dT[\d:.]+Z\n$/);
+  assert.match(users.stdout, /^1\talice\t\d{4}-\d\d-\d\dT[\d:.]+Z\tactive\n$/);
   assert.equal(keys.stdout, `1\t${apiKey.slice(0, 11)}…\treporting\tactive\n`);
+  assert.equal((await spawnCli(['user', 'lock', 'alice'], env)).code, 0);
+  assert.match(
+    (await spawnCli(['user', 'list'], env)).stdout,
+    /^1\talice\t\d{4}-\d\d-\d\dT[\d:.]+Z\tlocked \d{4}-\d\d-\d\dT[\d:.]+Z\n$/,
+  );
 
   // A restart (a fresh connection) keeps the user and the key…
   let store = openSqliteStore(file);

@@ -38,12 +38,14 @@ export const USAGE = `Usage: npm run -s cli -- <command>
 
 Commands:
   user add <username>                   add a user; the password is read from standard input
-  user list                             list users: id, username, creation time
+  user list                             list users: id, username, creation time, active or
+                                        locked (since when)
   user grant <username> <scope>         grant a scope to a user, for the tokens issued from now on
   user revoke-scope <username> <scope>  withdraw a scope from a user and its tokens, at once and
                                         for good (granted again, it is for later tokens only)
   user passwd <username>                change a user's password, read from standard input; the
-                                        old one stops working at once
+                                        old one stops working and the user's sessions end, at
+                                        once (its tokens are kept)
   user lock <username>                  refuse a user's password, tokens and sessions, at once
   user unlock <username>                let a locked user back in
   user remove <username>                delete a user with its tokens, sessions and grants

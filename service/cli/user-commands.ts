@@ -32,7 +32,8 @@ export async function addUser(
 
 /**
  * `user passwd <username>`: a new password, read as `user add` reads one. The old password stops
- * working at once, on every instance; the user's tokens and sessions are kept.
+ * working and the user's sessions (each a proof of it) end at once, on every instance; the
+ * user's tokens are kept (separate credentials, revoked one by one with `token revoke`).
  */
 export async function setPassword(
   context: CliContext,
@@ -40,13 +41,14 @@ export async function setPassword(
   scrypt?: ScryptParameters,
 ): Promise<void> {
   const password = await newPassword(context);
-  await context.withStore(async (store) => {
+  const ended = await context.withStore(async (store) => {
     // Fail fast before paying for scrypt; the update below still catches a racing removal.
     if ((await store.findUserCredentials(username)) === undefined) throw unknownUser(username);
     const hash = await hashPassword(password, scrypt);
-    await store.setUserPassword(username, hash).catch(whenUnknown(username));
+    return store.setUserPassword(username, hash).catch(whenUnknown(username));
   });
-  context.io.stdout.write(`password of user ${username} changed\n`);
+  const sessions = ended === 1 ? '1 session' : `${ended} sessions`;
+  context.io.stdout.write(`password of user ${username} changed; ${sessions} ended, tokens kept\n`);
 }
 
 /** `user remove <username>`: the user is deleted at once, with its tokens, sessions and grants. */
@@ -119,11 +121,12 @@ async function typedPassword(context: CliContext): Promise<string> {
   return password;
 }
 
-/** `user list`: one line per user, `id<TAB>username<TAB>created`. */
+/** `user list`: one line per user, `id<TAB>username<TAB>created<TAB>active` or `locked <when>`. */
 export async function listUsers(context: CliContext): Promise<void> {
   const users = await context.withStore((store: Store) => store.listUsers());
   for (const user of users) {
-    context.io.stdout.write(`${user.id}\t${user.username}\t${iso(user.createdAt)}\n`);
+    const state = user.lockedAt === null ? 'active' : `locked ${iso(user.lockedAt)}`;
+    context.io.stdout.write(`${user.id}\t${user.username}\t${iso(user.createdAt)}\t${state}\n`);
   }
 }
 

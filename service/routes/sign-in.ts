@@ -80,7 +80,9 @@ export function signInRoutes(app: FastifyInstance, deps: SignInDeps): void {
       // A new id at every login: whatever session the browser held dies now (no fixation).
       const previous = auth.session.sessionIdOf(request);
       if (previous !== undefined) await auth.session.store.destroy(previous);
-      const sessionId = await auth.session.store.create(user);
+      // Refused when the password was changed (or the user locked) while it was being checked.
+      const sessionId = await auth.sessions.start(signedIn);
+      if (sessionId === undefined) return reply.code(400).send({ detail: wrongCredentials });
       const { cookie } = csrf.issue(sessionId);
       reply.header('set-cookie', [
         serialize(sessionCookie, sessionId, {

@@ -129,7 +129,7 @@ for (const engine of storeEngines) {
       const { store, alice } = fixed;
       await store.createToken('token', alice.id, HOUR, 0);
       const app = await store.createApplication('billing', 'vk_abcd1234', 'key', 0);
-      await store.createSession('session', alice.id, 0);
+      await store.createSession('session', alice.id, 'h', 0);
 
       const token = store.findToken('token', 1);
       assert.equal(fromMemory(token), false, 'the first lookup reads the store');
@@ -200,7 +200,7 @@ for (const engine of storeEngines) {
       await store.revokeToken('token', 1);
       const app = await store.createApplication('billing', 'vk_1', 'key', 0);
       await store.revokeApplication(app.id, 1);
-      await store.createSession('session', alice.id, 0);
+      await store.createSession('session', alice.id, 'new-hash', 0);
       await store.deleteSession('session');
       await sleep(200);
       assert.notEqual(store.recallLogin('alice'), undefined);
@@ -250,7 +250,7 @@ for (const engine of storeEngines) {
       assert.equal(await store.findSession('later', 1, timeouts), undefined);
       await store.createToken('later', alice.id, HOUR, 1);
       await store.createApplication('late app', 'vk_late', 'later', 1);
-      await store.createSession('later', alice.id, 1);
+      await store.createSession('later', alice.id, 'h', 1);
       assert.equal((await store.findToken('later', 2))?.user.username, 'alice');
       assert.equal((await store.findApplicationByKey('later'))?.name, 'late app');
       assert.equal((await store.findSession('later', 2, timeouts))?.user.username, 'alice');
@@ -264,7 +264,7 @@ for (const engine of storeEngines) {
       await store.createToken('other token', alice.id, HOUR, 0);
       const app = await store.createApplication('billing', 'vk_1', 'key', 0);
       await store.createApplication('reports', 'vk_2', 'other key', 0);
-      await store.createSession('session', alice.id, 0);
+      await store.createSession('session', alice.id, 'h', 0);
       for (const lookup of [1, 2]) {
         await store.findToken('token', lookup);
         await store.findToken('other token', lookup);
@@ -320,7 +320,7 @@ for (const engine of storeEngines) {
             digest,
           )
         )[0]?.last_seen_at;
-      await store.createSession('idle', alice.id, 0);
+      await store.createSession('idle', alice.id, 'h', 0);
       await store.findSession('idle', 1, timeouts);
       assert.equal(fromMemory(store.findSession('idle', MINUTE - 1, timeouts)), true);
       // A minute (a tenth of the idle timeout) after the last write, the store writes it again.
@@ -334,7 +334,7 @@ for (const engine of storeEngines) {
       assert.equal(await lastSeen('idle'), undefined);
 
       // However busy, a session dies an hour after login, even with its idle clock just written.
-      await store.createSession('busy', alice.id, 0);
+      await store.createSession('busy', alice.id, 'h', 0);
       for (let now = 0; now < HOUR; now += 5 * MINUTE) {
         assert.equal(
           (await store.findSession('busy', now, timeouts))?.user.id,
@@ -353,7 +353,7 @@ for (const engine of storeEngines) {
       const fixed = await fixture(t);
       if (fixed === undefined) return;
       const { store, alice } = fixed;
-      await store.createSession('shared', alice.id, 0);
+      await store.createSession('shared', alice.id, 'h', 0);
       await store.findSession('shared', 1, timeouts);
       assert.equal(await store.findToken('shared', 1), undefined);
       assert.equal(await store.findApplicationByKey('shared'), undefined);
@@ -394,7 +394,7 @@ for (const engine of storeEngines) {
       await store.createToken('token', alice.id, HOUR, 0);
       await store.findToken('token', 1);
       await store.createUser('bob', 'h', 1);
-      await store.createSession('session', alice.id, 1);
+      await store.createSession('session', alice.id, 'h', 1);
       // Long enough for any notice of those commits to arrive and be settled.
       await sleep(200);
       assert.equal(fromMemory(store.findToken('token', 2)), true);

@@ -189,7 +189,8 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     revokeApplicationScope: (id, scope) =>
       thenForget(store.revokeApplicationScope(id, scope), { kind: 'applications' }),
 
-    createSession: (sessionDigest, userId, now) => store.createSession(sessionDigest, userId, now),
+    createSession: (sessionDigest, userId, passwordHash, now) =>
+      store.createSession(sessionDigest, userId, passwordHash, now),
     findSession(sessionDigest, now, timeouts) {
       const hit = sessions.get(sessionDigest);
       if (

@@ -15,7 +15,7 @@ for (const engine of storeEngines) {
       const store = await db.open();
       const demo = await seedDemo(store, 1000);
       assert.ok(demo !== undefined);
-      assert.equal((await checkLogin(store, demo.username, demo.password))?.username, 'demo');
+      assert.equal((await checkLogin(store, demo.username, demo.password))?.user.username, 'demo');
       assert.equal(
         (await store.findApplicationByKey(digest(demo.apiKey)))?.name,
         demo.applicationName,

@@ -53,7 +53,7 @@ test('the refresh interval is a tenth of the idle timeout, at most a minute', ()
 
 test('reads within the refresh interval write nothing; a stale clock is refreshed once', async (t) => {
   const { store, peek, alice } = await fixture(t);
-  await store.createSession('s', alice.id, 1000);
+  await store.createSession('s', alice.id, 'h', 1000);
   const changes = peek.prepare<[], number>('PRAGMA data_version').pluck();
   const version = changes.get();
   for (let now = 1000; now < 1000 + MINUTE; now += 5000) {
@@ -69,7 +69,7 @@ test('reads within the refresh interval write nothing; a stale clock is refreshe
 
 test('a logout between the read and the refresh wins: nothing answered, nothing recreated', async (t) => {
   const { store, peek, file, alice } = await fixture(t);
-  await store.createSession('s', alice.id, 0);
+  await store.createSession('s', alice.id, 'h', 0);
   const db = openDatabase(file);
   t.after(() => db.close());
   const rows = createSessionRepository(db);

@@ -3,6 +3,7 @@ import { findLiveSession, type SessionRows } from './find-live-session.js';
 import type {
   ApplicationRecord,
   ChangeWatcher,
+  ListedUser,
   LiveToken,
   Store,
   UserCredentials,
@@ -17,12 +18,12 @@ export interface Repositories {
   readonly users: {
     create(username: string, passwordHash: string, now: number): Awaitable<UserRecord>;
     findCredentials(username: string): Awaitable<UserCredentials | undefined>;
-    list(): Awaitable<UserRecord[]>;
+    list(): Awaitable<ListedUser[]>;
     count(): Awaitable<number>;
     scopes(userId: number): Awaitable<string[]>;
     grantScope(username: string, scope: string): Awaitable<boolean>;
     revokeScope(username: string, scope: string): Awaitable<boolean>;
-    setPassword(username: string, passwordHash: string): Awaitable<void>;
+    setPassword(username: string, passwordHash: string): Awaitable<number>;
     remove(username: string): Awaitable<void>;
     setLocked(username: string, lockedAt: number | null): Awaitable<boolean>;
   };
@@ -40,7 +41,7 @@ export interface Repositories {
     revokeScope(id: number, scope: string): Awaitable<boolean>;
   };
   readonly sessions: SessionRows & {
-    create(digest: string, userId: number, now: number): Awaitable<void>;
+    create(digest: string, userId: number, passwordHash: string, now: number): Awaitable<boolean>;
   };
   readonly settings: {
     get(name: string): Awaitable<string | undefined>;
@@ -108,8 +109,8 @@ export function storeOverRepositories(repositories: Repositories, engine: Engine
     grantApplicationScope: (id, scope) => call(() => applications.grantScope(id, scope)),
     revokeApplicationScope: (id, scope) => call(() => applications.revokeScope(id, scope)),
 
-    createSession: (sessionDigest, userId, now) =>
-      call(() => sessions.create(sessionDigest, userId, now)),
+    createSession: (sessionDigest, userId, passwordHash, now) =>
+      call(() => sessions.create(sessionDigest, userId, passwordHash, now)),
     findSession: (sessionDigest, now, timeouts) =>
       call(() => findLiveSession(sessions, sessionDigest, now, timeouts)),
     deleteSession: (sessionDigest) => call(() => sessions.remove(sessionDigest)),

@@ -59,7 +59,7 @@ test('a revocation or logout through one store is heard by the other, with what 
 
   const alice = await a.createUser('alice', 'h', 0);
   await a.createToken('token-digest', alice.id, 1000, 0);
-  await a.createSession('session-digest', alice.id, 0);
+  await a.createSession('session-digest', alice.id, 'h', 0);
   const app = await a.createApplication('billing', 'vk_1', 'key-digest', 0);
   assert.equal(await a.revokeToken('token-digest', 1), true);
   await a.deleteSession('session-digest');

@@ -43,7 +43,7 @@ for (const engine of storeEngines) {
     const sessionCount = async (db: TestDatabase) =>
       Number((await db.sql<{ n: number }>('SELECT count(*) AS n FROM sessions'))[0]?.n);
 
-    it('users: created, found with their hash, listed by id, counted', async (t) => {
+    it('users: created, found with their hash, listed by id with their lock, counted', async (t) => {
       const { store } = (await fixture(t)) ?? {};
       if (store === undefined) return;
       assert.equal(await store.countUsers(), 0);
@@ -56,8 +56,16 @@ for (const engine of storeEngines) {
         lockedAt: null,
       });
       assert.equal(await store.findUserCredentials('nobody'), undefined);
-      assert.deepEqual(await store.listUsers(), [alice, bob]);
+      assert.deepEqual(await store.listUsers(), [
+        { ...alice, lockedAt: null },
+        { ...bob, lockedAt: null },
+      ]);
       assert.equal(await store.countUsers(), 2);
+      await store.lockUser('bob', 3000);
+      assert.deepEqual(await store.listUsers(), [
+        { ...alice, lockedAt: null },
+        { ...bob, lockedAt: 3000 },
+      ]);
     });
 
     it('users: a taken name is UsernameTakenError; names compare case-sensitively', async (t) => {
@@ -77,7 +85,7 @@ for (const engine of storeEngines) {
       const { store, alice } = (await withAlice(t)) ?? {};
       if (store === undefined || alice === undefined) return;
       const bob = await store.createUser('bob', 'hash-b', 0);
-      await store.setUserPassword('alice', 'new-hash');
+      assert.equal(await store.setUserPassword('alice', 'new-hash'), 0, 'no session to end');
       assert.equal((await store.findUserCredentials('alice'))?.passwordHash, 'new-hash');
       assert.equal((await store.findUserCredentials('bob'))?.passwordHash, 'hash-b');
 
@@ -91,7 +99,7 @@ for (const engine of storeEngines) {
 
       await store.removeUser('alice');
       assert.equal(await store.findUserCredentials('alice'), undefined);
-      assert.deepEqual(await store.listUsers(), [bob]);
+      assert.deepEqual(await store.listUsers(), [{ ...bob, lockedAt: null }]);
       for (const change of [
         () => store.setUserPassword('alice', 'h'),
         () => store.removeUser('alice'),
@@ -106,12 +114,47 @@ for (const engine of storeEngines) {
       }
     });
 
+    it("users: a new password ends the user's sessions, at once, and keeps its tokens", async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      const bob = await store.createUser('bob', 'h', 0);
+      await store.createToken('token', alice.id, HOUR, 0);
+      for (const digest of ['laptop', 'phone']) {
+        assert.equal(await store.createSession(digest, alice.id, 'h', 0), true);
+      }
+      await store.createSession('bob', bob.id, 'h', 0);
+      assert.equal(await store.setUserPassword('alice', 'new-hash'), 2);
+      for (const digest of ['laptop', 'phone']) {
+        assert.equal(await store.findSession(digest, 1, timeouts), undefined, digest);
+      }
+      assert.equal(await sessionCount(db), 1, "the rows are gone; bob's is left");
+      assert.deepEqual((await store.findSession('bob', 1, timeouts))?.user, bob);
+      assert.deepEqual((await store.findToken('token', 1))?.user, alice, 'the token is kept');
+      assert.equal(await store.setUserPassword('alice', 'newer-hash'), 0);
+    });
+
+    it('users: a session starts only for the password checked, while the user is unlocked', async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      // The password was checked against 'h'; a new one is committed before the session starts.
+      await store.setUserPassword('alice', 'new-hash');
+      assert.equal(await store.createSession('old', alice.id, 'h', 0), false);
+      assert.equal(await store.createSession('new', alice.id, 'new-hash', 0), true);
+      await store.lockUser('alice', 1);
+      assert.equal(await store.createSession('locked', alice.id, 'new-hash', 1), false);
+      await store.unlockUser('alice');
+      await store.removeUser('alice');
+      assert.equal(await store.createSession('removed', alice.id, 'new-hash', 2), false);
+      assert.equal(await store.createSession('nobody', 999, 'h', 2), false);
+      assert.equal(await sessionCount(db), 0);
+    });
+
     it("users: a locked user's tokens and sessions are refused until unlocked", async (t) => {
       const { store, alice } = (await withAlice(t)) ?? {};
       if (store === undefined || alice === undefined) return;
       const bob = await store.createUser('bob', 'h', 0);
       await store.createToken('token', alice.id, HOUR, 0);
-      await store.createSession('session', alice.id, 0);
+      await store.createSession('session', alice.id, 'h', 0);
       await store.createToken('bob', bob.id, HOUR, 0);
       await store.lockUser('alice', 1);
       assert.equal(await store.findToken('token', 2), undefined);
@@ -127,7 +170,7 @@ for (const engine of storeEngines) {
       if (db === undefined || store === undefined || alice === undefined) return;
       await store.grantUserScope('alice', 'admin');
       await store.createToken('token', alice.id, HOUR, 0, ['admin']);
-      await store.createSession('session', alice.id, 0);
+      await store.createSession('session', alice.id, 'h', 0);
       await store.removeUser('alice');
       assert.equal(await store.findToken('token', 1), undefined);
       assert.equal(await store.findSession('session', 1, timeouts), undefined);
@@ -322,21 +365,14 @@ for (const engine of storeEngines) {
       assert.equal((await store.listApplications()).length, 1);
     });
 
-    it('foreign keys are enforced: no token or session for an unknown user', async (t) => {
+    it('foreign keys are enforced: no token for an unknown user', async (t) => {
       const { store } = (await fixture(t)) ?? {};
       if (store === undefined) return;
-      // One write at a time: a second one begun early could fail before the first is awaited,
-      // with nothing yet to handle its rejection.
-      for (const write of [
-        () => store.createToken('d', 999, 10, 0),
-        () => store.createSession('d', 999, 0),
-      ]) {
-        await assert.rejects(write(), (error: unknown) => {
-          assert.ok(!(error instanceof StoreUnavailableError));
-          assert.match((error as Error).message, /foreign key/i);
-          return true;
-        });
-      }
+      await assert.rejects(store.createToken('d', 999, 10, 0), (error: unknown) => {
+        assert.ok(!(error instanceof StoreUnavailableError));
+        assert.match((error as Error).message, /foreign key/i);
+        return true;
+      });
     });
 
     it('settings: absent, then the first writer wins, across connections', async (t) => {
@@ -365,12 +401,12 @@ for (const engine of storeEngines) {
       const kept = await before.createApplication('kept', 'vk_1', 'kept-digest', 1);
       const gone = await before.createApplication('gone', 'vk_2', 'gone-digest', 1);
       await before.revokeApplication(gone.id, 2);
-      await before.createSession('session', alice.id, 0);
+      await before.createSession('session', alice.id, 'h', 0);
       await before.setSettingIfAbsent('secret', 's');
       await before.close();
 
       const after = await db.open();
-      assert.deepEqual(await after.listUsers(), [alice]);
+      assert.deepEqual(await after.listUsers(), [{ ...alice, lockedAt: null }]);
       assert.deepEqual((await after.findToken('live', 2))?.user, alice);
       assert.equal(await after.findToken('revoked', 2), undefined);
       assert.deepEqual(await after.findApplicationByKey('kept-digest'), kept);
@@ -396,7 +432,7 @@ for (const engine of storeEngines) {
     it('sessions: a live session answers its user; unknown digests answer nothing', async (t) => {
       const { store, alice } = (await withAlice(t)) ?? {};
       if (store === undefined || alice === undefined) return;
-      await store.createSession('s', alice.id, 0);
+      await store.createSession('s', alice.id, 'h', 0);
       assert.deepEqual(await store.findSession('s', 1, timeouts), {
         user: alice,
         createdAt: 0,
@@ -409,7 +445,7 @@ for (const engine of storeEngines) {
     it('sessions: unused for idleMs, a session dies and its row is deleted', async (t) => {
       const { db, store, alice } = (await withAlice(t)) ?? {};
       if (db === undefined || store === undefined || alice === undefined) return;
-      await store.createSession('s', alice.id, 0);
+      await store.createSession('s', alice.id, 'h', 0);
       assert.deepEqual((await store.findSession('s', timeouts.idleMs - 1, timeouts))?.user, alice);
       // That use refreshed the idle clock, so the session lives on past the first deadline…
       assert.deepEqual(
@@ -424,7 +460,7 @@ for (const engine of storeEngines) {
     it('sessions: however busy, a session dies absoluteMs after login', async (t) => {
       const { db, store, alice } = (await withAlice(t)) ?? {};
       if (db === undefined || store === undefined || alice === undefined) return;
-      await store.createSession('s', alice.id, 0);
+      await store.createSession('s', alice.id, 'h', 0);
       for (let now = 10 * MINUTE; now < timeouts.absoluteMs; now += 10 * MINUTE) {
         assert.deepEqual((await store.findSession('s', now, timeouts))?.user, alice);
       }
@@ -435,7 +471,7 @@ for (const engine of storeEngines) {
     it('sessions: reads within the refresh interval write nothing; a stale clock is written', async (t) => {
       const { db, store, alice } = (await withAlice(t)) ?? {};
       if (db === undefined || store === undefined || alice === undefined) return;
-      await store.createSession('s', alice.id, 1000);
+      await store.createSession('s', alice.id, 'h', 1000);
       for (let now = 1000; now < 1000 + MINUTE; now += 5000) {
         assert.equal((await store.findSession('s', now, timeouts))?.lastSeenAt, 1000);
       }
@@ -451,7 +487,7 @@ for (const engine of storeEngines) {
     it('sessions: an older clock never moves the idle clock backwards', async (t) => {
       const { db, store, alice } = (await withAlice(t)) ?? {};
       if (db === undefined || store === undefined || alice === undefined) return;
-      await store.createSession('s', alice.id, 0);
+      await store.createSession('s', alice.id, 'h', 0);
       // Both read the stale clock and both write it, the older last as often as not.
       await Promise.all([
         store.findSession('s', 10 * MINUTE, timeouts),
@@ -465,7 +501,7 @@ for (const engine of storeEngines) {
       if (db === undefined || store === undefined || alice === undefined) return;
       for (let round = 0; round < 30; round++) {
         const digest = `s${round}`;
-        await store.createSession(digest, alice.id, 0);
+        await store.createSession(digest, alice.id, 'h', 0);
         // The read needs a refresh (stale by 10 minutes), so both operations write.
         const racers: Promise<unknown>[] = [
           Promise.resolve(store.findSession(digest, 10 * MINUTE, timeouts)),
@@ -483,7 +519,7 @@ for (const engine of storeEngines) {
       const { db, store, alice } = (await withAlice(t)) ?? {};
       if (db === undefined || store === undefined || alice === undefined) return;
       const other = await db.open();
-      await store.createSession('s', alice.id, 0);
+      await store.createSession('s', alice.id, 'h', 0);
       assert.deepEqual((await store.findSession('s', 1, timeouts))?.user, alice);
       await other.deleteSession('s');
       assert.equal(await store.findSession('s', 2, timeouts), undefined);
@@ -515,7 +551,7 @@ for (const engine of storeEngines) {
         if (db === undefined || store === undefined || alice === undefined) return;
         const other = await db.open();
         await store.createToken('token', alice.id, HOUR, 0);
-        await store.createSession('session', alice.id, 0);
+        await store.createSession('session', alice.id, 'h', 0);
         const app = await store.createApplication('billing', 'vk_1', 'key', 0);
         const { seen, watcher } = recorder();
         const stop = store.watchChanges(watcher);

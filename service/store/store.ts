@@ -8,11 +8,15 @@ export interface UserRecord {
   readonly createdAt: number;
 }
 
-/** A user with the scrypt hash of its password, for checking a login. */
-export interface UserCredentials extends UserRecord {
-  readonly passwordHash: string;
+/** A user as `user list` shows it: with whether it is locked. */
+export interface ListedUser extends UserRecord {
   /** When the user was locked (see `Store.lockUser`), or `null` while it is not. */
   readonly lockedAt: number | null;
+}
+
+/** A user with the scrypt hash of its password, for checking a login. */
+export interface UserCredentials extends ListedUser {
+  readonly passwordHash: string;
 }
 
 /** A username and password that work: their user, with the scopes granted to it now. */
@@ -90,8 +94,8 @@ export interface Store {
   createUser(username: string, passwordHash: string, now: number): Promise<UserRecord>;
   /** The user with this name and its password hash, or `undefined`. */
   findUserCredentials(username: string): Promise<UserCredentials | undefined>;
-  /** Every user, by id. */
-  listUsers(): Promise<UserRecord[]>;
+  /** Every user, by id, with when it was locked. */
+  listUsers(): Promise<ListedUser[]>;
   /** How many users exist (0 on a new database). */
   countUsers(): Promise<number>;
   /** The scopes granted to a user, sorted (none for an unknown id). */
@@ -109,10 +113,11 @@ export interface Store {
    */
   revokeUserScope(username: string, scope: string): Promise<boolean>;
   /**
-   * Replaces a user's password hash at once (the old password stops working; its tokens and
-   * sessions are kept); `NotFoundError` for an unknown name.
+   * Replaces a user's password hash at once, and in the same transaction deletes the user's
+   * sessions (each was proof of the old password): how many it deleted. The user's tokens are
+   * kept (separate credentials, each revocable); `NotFoundError` for an unknown name.
    */
-  setUserPassword(username: string, passwordHash: string): Promise<void>;
+  setUserPassword(username: string, passwordHash: string): Promise<number>;
   /** Deletes a user at once, with its tokens, sessions and grants; `NotFoundError` when unknown. */
   removeUser(username: string): Promise<void>;
   /**
@@ -179,8 +184,17 @@ export interface Store {
    */
   revokeApplicationScope(id: number, scope: string): Promise<boolean>;
 
-  /** Starts a session for a user. */
-  createSession(sessionDigest: string, userId: number, now: number): Promise<void>;
+  /**
+   * Starts a session for a user whose password was just checked against `passwordHash`: `true`
+   * once started; `false`, and nothing started, when that is no longer the user's hash (the
+   * password was changed while it was being checked), or the user was locked or removed meanwhile.
+   */
+  createSession(
+    sessionDigest: string,
+    userId: number,
+    passwordHash: string,
+    now: number,
+  ): Promise<boolean>;
   /**
    * A live session, its idle clock refreshed when stale. An expired session is deleted and
    * `undefined` returned. A session deleted meanwhile (logout) is never recreated.

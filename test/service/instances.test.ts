@@ -332,6 +332,54 @@ describe('several instances on PostgreSQL and Redis', () => {
     }
   });
 
+  it("a new password ends the user's sessions everywhere; tokens live on; a lock refuses all", async (t) => {
+    const found = await cluster(t, { redis: true });
+    if (found === undefined) return;
+    const { a, b, env } = found;
+    const sessions = [await signIn(a), await signIn(b)];
+    const fromA = await token(a);
+    const pets = (cookie: string) => (instance: Instance) =>
+      instance.fetch('/api/pets', { headers: { cookie } });
+    const bearing = (instance: Instance) =>
+      instance.fetch('/api/bearer', { headers: bearer(fromA) });
+    // Each used on both, twice: the second answer comes from each instance's memory.
+    for (const instance of [a, b, a, b]) {
+      for (const { cookie } of sessions) assert.equal((await pets(cookie)(instance)).status, 200);
+      assert.equal((await bearing(instance)).status, 200);
+    }
+
+    const NEW = 'a brand new passphrase';
+    assert.equal(
+      await cli(env, ['user', 'passwd', 'alice'], `${NEW}\n`),
+      'password of user alice changed; 2 sessions ended, tokens kept\n',
+    );
+    const changed = Date.now();
+    for (const { cookie } of sessions) {
+      const ended = await allAnswer([a, b], 401, pets(cookie), changed);
+      assert.ok(ended < 1000, `a session was refused by both ${ended} ms after the CLI exited`);
+    }
+    for (const instance of [a, b]) assert.equal((await bearing(instance)).status, 200);
+
+    // Everything of a locked user's is refused everywhere: a session of the new password, the
+    // token, the password itself (remembered by both); an unlock gives them back.
+    const signedIn = await b.fetch('/api/auth/login', form({ username: 'alice', password: NEW }));
+    assert.equal(signedIn.status, 200);
+    const fresh = `sessionid=${setCookies(signedIn).get('sessionid')?.value ?? ''}`;
+    await rememberedByBoth(found, NEW);
+    const uses = [pets(fresh), bearing, (instance: Instance) => asAlice(instance, NEW)];
+    for (const use of uses) await allAnswer([a, b], 200, use, Date.now());
+    await cli(env, ['user', 'lock', 'alice']);
+    const locked = Date.now();
+    for (const use of [pets(fresh), bearing]) {
+      const refused = await allAnswer([a, b], 401, use, locked);
+      assert.ok(refused < 1000, `refused by both ${refused} ms after the CLI exited`);
+    }
+    // Forgotten with the rest; checked in full now, which takes its own time.
+    for (const instance of [a, b]) assert.equal((await asAlice(instance, NEW)).status, 401);
+    await cli(env, ['user', 'unlock', 'alice']);
+    for (const use of uses) await allAnswer([a, b], 200, use, Date.now());
+  });
+
   it('failed sign-ins on any instance count toward one limit', async (t) => {
     const found = await cluster(t, { redis: true });
     if (found === undefined) return;

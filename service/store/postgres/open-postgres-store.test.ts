@@ -205,6 +205,88 @@ test('a statement slower than the timeout is StoreUnavailableError within it', a
   assert.equal((await store.findToken('token', 1))?.user.username, 'alice');
 });
 
+/** Another connection to the test's database, ended when the test ends. */
+async function peer(t: TestContext, url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url });
+  // Cut when the database is dropped at the end of the test.
+  client.on('error', () => {});
+  await client.connect();
+  t.after(() => client.end());
+  return client;
+}
+
+/** Waits until some statement on the database waits for a row or table lock. */
+async function someoneWaitsForALock(client: pg.Client): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const { rows } = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity
+       WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    if (rows[0]?.n !== 0) return;
+    assert.ok(Date.now() < deadline, 'nothing waits for a lock');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+test('a sign-in racing a new password: its session is refused, or ended by the change', async (t) => {
+  const db = await postgres.create(t);
+  if (db === undefined) return;
+  const store = await db.open();
+  const alice = await store.createUser('alice', 'old', 0);
+  const other = await peer(t, db.url);
+  const watcher = await peer(t, db.url);
+  const timeouts = { idleMs: 60_000, absoluteMs: 60_000 };
+
+  // The new password is written, not yet committed, when the session checked against the old one
+  // is started: the start waits for the change, then finds the new hash and starts nothing.
+  await other.query('BEGIN');
+  await other.query("UPDATE users SET password_hash = 'new' WHERE id = $1", [alice.id]);
+  const late = store.createSession('late', alice.id, 'old', 0);
+  await someoneWaitsForALock(watcher);
+  await other.query('COMMIT');
+  assert.equal(await late, false);
+
+  // A session started first (its row read FOR SHARE, as the store's start reads it, and not yet
+  // committed): the change waits for it, then ends it with the others.
+  await other.query('BEGIN');
+  await other.query('SELECT 1 FROM users WHERE id = $1 FOR SHARE', [alice.id]);
+  await other.query(
+    `INSERT INTO sessions (digest, user_id, created_at, last_seen_at) VALUES ('early', $1, 0, 0)`,
+    [alice.id],
+  );
+  const changing = store.setUserPassword('alice', 'newer');
+  await someoneWaitsForALock(watcher);
+  await other.query('COMMIT');
+  assert.equal(await changing, 1);
+  assert.equal(await store.findSession('early', 1, timeouts), undefined);
+});
+
+test('a connection lost in the middle of a password change is closed, and nothing is changed', async (t) => {
+  const database = await postgresDatabase(t);
+  if (database === undefined) return;
+  const store = await openPostgresStore(database.url);
+  t.after(() => store.close());
+  const alice = await store.createUser('alice', 'old', 0);
+  await store.createSession('s', alice.id, 'old', 0);
+  const [other, watcher] = [await peer(t, database.url), await peer(t, database.url)];
+  await other.query('BEGIN');
+  await other.query('SELECT 1 FROM users WHERE id = $1 FOR SHARE', [alice.id]);
+  // Its failure is awaited below, once the connection is cut.
+  const failing = assert.rejects(store.setUserPassword('alice', 'new'), StoreUnavailableError);
+  await someoneWaitsForALock(watcher);
+  // The store's connection, waiting inside its transaction, is cut: the rollback cannot be sent.
+  await asAdmin(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+     WHERE datname = '${database.name}' AND wait_event_type = 'Lock'`,
+  );
+  await failing;
+  await other.query('ROLLBACK');
+  const found = await store.findUserCredentials('alice');
+  assert.equal(found?.passwordHash, 'old', 'the next call gets a connection that works');
+  assert.equal(await store.setUserPassword('alice', 'new'), 1);
+});
+
 test('a database refusing connections is StoreUnavailableError, and recovery needs no reopening', async (t) => {
   const database = await postgresDatabase(t);
   if (database === undefined) return;
@@ -249,7 +331,7 @@ test('the listening connection, when cut, is lost and then listens again', async
   );
   await until(() => events.length === 3, 'lost, then listening again');
   assert.deepEqual(events, ['ready', 'lost true', 'ready']);
-  await store.createSession('s', alice.id, 0);
+  await store.createSession('s', alice.id, 'h', 0);
   await store.deleteSession('s');
   await until(() => changes.length > 0, 'a change after the reconnection is heard');
   assert.deepEqual(changes, [{ kind: 'session', digest: 's' }]);
@@ -297,7 +379,7 @@ test('a silent listening connection is lost within a second, and listens again',
   );
   const lostAfter = events[1]!.at - silenced;
   assert.ok(lostAfter < 1000, `lost ${lostAfter} ms after the connection fell silent`);
-  await store.createSession('s', alice.id, 0);
+  await store.createSession('s', alice.id, 'h', 0);
   await store.deleteSession('s');
   await until(() => changes.length > 0, 'a change after the reconnection is heard');
   assert.deepEqual(changes, [{ kind: 'session', digest: 's' }]);

@@ -5,12 +5,19 @@ import type { Repositories } from '../repository-store.js';
 /** The statements of the `sessions` table, prepared by each connection on first use. */
 export function createSessionRepository(db: Pick<Pool, 'query'>): Repositories['sessions'] {
   return {
-    async create(digest, userId, now) {
-      await db.query({
+    // Only for the password just checked: one changed (or a lock) committed meanwhile ends the
+    // sign-in. FOR SHARE waits for a change of the user's row under way, then reads it anew; a
+    // change begun after waits for this session, and its DELETE sees it (see setPassword).
+    async create(digest, userId, passwordHash, now) {
+      const result = await db.query({
         name: 'vouch-session-create',
-        text: 'INSERT INTO sessions (digest, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, $3)',
-        values: [digest, userId, now],
+        text: `INSERT INTO sessions (digest, user_id, created_at, last_seen_at)
+               SELECT $1, id, $4, $4 FROM users
+               WHERE id = $2 AND password_hash = $3 AND locked_at IS NULL
+               FOR SHARE`,
+        values: [digest, userId, passwordHash, now],
       });
+      return (result.rowCount ?? 0) > 0;
     },
     async read(digest) {
       const result = await db.query<JoinedSessionRow>({

@@ -1,14 +1,15 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
 import { changeGrant } from './change-grant.js';
+import { inTransaction } from './in-transaction.js';
 import { onlyRow } from './only-row.js';
-import { type UserCredentials, type UserRecord } from '../store.js';
+import { type ListedUser, type UserCredentials, type UserRecord } from '../store.js';
 import { NotFoundError, UsernameTakenError } from '../../errors.js';
 
 const UNIQUE_VIOLATION = '23505';
 
 /** The statements of the `users` table, prepared by each connection on first use. */
-export function createUserRepository(db: Pick<Pool, 'query'>): Repositories['users'] {
+export function createUserRepository(db: Pick<Pool, 'query' | 'connect'>): Repositories['users'] {
   return {
     async create(username, passwordHash, now) {
       try {
@@ -37,9 +38,10 @@ export function createUserRepository(db: Pick<Pool, 'query'>): Repositories['use
       return result.rows[0];
     },
     async list() {
-      const result = await db.query<UserRecord>({
+      const result = await db.query<ListedUser>({
         name: 'vouch-user-list',
-        text: 'SELECT id, username, created_at AS "createdAt" FROM users ORDER BY id',
+        text: `SELECT id, username, created_at AS "createdAt", locked_at AS "lockedAt"
+               FROM users ORDER BY id`,
       });
       return result.rows;
     },
@@ -62,14 +64,25 @@ export function createUserRepository(db: Pick<Pool, 'query'>): Repositories['use
       changeGrant(db, 'users', 'grant', username, scope, `user ${username}`),
     revokeScope: (username, scope) =>
       changeGrant(db, 'users', 'revoke', username, scope, `user ${username}`),
-    async setPassword(username, passwordHash) {
-      const result = await db.query({
-        name: 'vouch-user-set-password',
-        text: 'UPDATE users SET password_hash = $2 WHERE username = $1',
-        values: [username, passwordHash],
-      });
-      if (result.rowCount === 0) throw new NotFoundError(`user ${username}`);
-    },
+    // Two statements, not one: the UPDATE locks the user's row, so a session being started for
+    // the old password (which reads the row FOR SHARE) is either committed before it, and seen by
+    // the DELETE's fresh snapshot, or waits and finds the new hash.
+    setPassword: (username, passwordHash) =>
+      inTransaction(db, async (client) => {
+        const changed = await client.query<{ id: number }>({
+          name: 'vouch-user-set-password',
+          text: 'UPDATE users SET password_hash = $2 WHERE username = $1 RETURNING id',
+          values: [username, passwordHash],
+        });
+        const user = changed.rows[0];
+        if (user === undefined) throw new NotFoundError(`user ${username}`);
+        const ended = await client.query({
+          name: 'vouch-user-end-sessions',
+          text: 'DELETE FROM sessions WHERE user_id = $1',
+          values: [user.id],
+        });
+        return ended.rowCount ?? 0;
+      }),
     async remove(username) {
       const result = await db.query({
         name: 'vouch-user-remove',

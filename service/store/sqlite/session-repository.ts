@@ -8,7 +8,8 @@ import {
 
 /** The `sessions` table through prepared statements. */
 export interface SessionRepository extends SessionRows {
-  create(digest: string, userId: number, now: number): void;
+  /** `false`, and nothing inserted, unless the user exists, unlocked, with this password hash. */
+  create(digest: string, userId: number, passwordHash: string, now: number): boolean;
   read(digest: string): SessionRow | undefined;
   touch(digest: string, now: number): boolean;
   remove(digest: string): void;
@@ -16,8 +17,11 @@ export interface SessionRepository extends SessionRows {
 
 /** Prepares the statements of the `sessions` table once, for the life of the connection. */
 export function createSessionRepository(db: Database.Database): SessionRepository {
-  const insert = db.prepare<[string, number, number, number]>(
-    'INSERT INTO sessions (digest, user_id, created_at, last_seen_at) VALUES (?, ?, ?, ?)',
+  // Only for the password just checked: one changed (or a lock) committed meanwhile ends the
+  // sign-in. One statement, and SQLite has one writer: nothing can come between.
+  const insert = db.prepare<[string, number, number, number, string]>(
+    `INSERT INTO sessions (digest, user_id, created_at, last_seen_at)
+     SELECT ?, id, ?, ? FROM users WHERE id = ? AND password_hash = ? AND locked_at IS NULL`,
   );
   const read = db.prepare<[string], JoinedSessionRow>(
     `SELECT s.created_at AS createdAt, s.last_seen_at AS lastSeenAt,
@@ -33,9 +37,8 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
   const remove = db.prepare<[string]>('DELETE FROM sessions WHERE digest = ?');
 
   return {
-    create(digest, userId, now) {
-      insert.run(digest, userId, now, now);
-    },
+    create: (digest, userId, passwordHash, now) =>
+      insert.run(digest, now, now, userId, passwordHash).changes > 0,
     read(digest) {
       const row = read.get(digest);
       return row === undefined ? undefined : sessionOf(row);

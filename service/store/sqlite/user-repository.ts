@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { type UserCredentials, type UserRecord } from '../store.js';
+import { type ListedUser, type UserCredentials, type UserRecord } from '../store.js';
 import { NotFoundError, UsernameTakenError } from '../../errors.js';
 import { changeOnce } from './change-once.js';
 
@@ -7,15 +7,18 @@ import { changeOnce } from './change-once.js';
 export interface UserRepository {
   create(username: string, passwordHash: string, now: number): UserRecord;
   findCredentials(username: string): UserCredentials | undefined;
-  list(): UserRecord[];
+  list(): ListedUser[];
   count(): number;
   scopes(userId: number): string[];
   /** `true` once granted, `false` when it already was; `NotFoundError` for an unknown name. */
   grantScope(username: string, scope: string): boolean;
   /** `true` once withdrawn, `false` when it was not held; `NotFoundError` for an unknown name. */
   revokeScope(username: string, scope: string): boolean;
-  /** Replaces the password hash; `NotFoundError` for an unknown name. */
-  setPassword(username: string, passwordHash: string): void;
+  /**
+   * Replaces the password hash and deletes the user's sessions, in one transaction: how many it
+   * deleted; `NotFoundError` for an unknown name.
+   */
+  setPassword(username: string, passwordHash: string): number;
   /** Deletes the user, and by cascade its tokens, sessions and grants; `NotFoundError` when unknown. */
   remove(username: string): void;
   /**
@@ -36,8 +39,8 @@ export function createUserRepository(db: Database.Database): UserRepository {
        locked_at AS lockedAt
      FROM users WHERE username = ?`,
   );
-  const all = db.prepare<[], UserRecord>(
-    'SELECT id, username, created_at AS createdAt FROM users ORDER BY id',
+  const all = db.prepare<[], ListedUser>(
+    'SELECT id, username, created_at AS createdAt, locked_at AS lockedAt FROM users ORDER BY id',
   );
   const count = db.prepare<[], number>('SELECT count(*) FROM users').pluck();
   const scopes = db
@@ -53,6 +56,9 @@ export function createUserRepository(db: Database.Database): UserRepository {
   );
   const setPassword = db.prepare<[string, string]>(
     'UPDATE users SET password_hash = ? WHERE username = ?',
+  );
+  const endSessions = db.prepare<[string]>(
+    'DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE username = ?)',
   );
   const remove = db.prepare<[string]>('DELETE FROM users WHERE username = ?');
   const lock = db.prepare<[number | null, string]>(
@@ -70,6 +76,10 @@ export function createUserRepository(db: Database.Database): UserRepository {
   const found = (changes: number, username: string) => {
     if (changes === 0) throw new NotFoundError(user(username));
   };
+  const changePassword = db.transaction((username: string, passwordHash: string): number => {
+    found(setPassword.run(passwordHash, username).changes, username);
+    return endSessions.run(username).changes;
+  });
 
   return {
     create(username, passwordHash, now) {
@@ -88,9 +98,7 @@ export function createUserRepository(db: Database.Database): UserRepository {
     scopes: (userId) => scopes.all(userId),
     grantScope: (username, scope) => grantOnce.immediate(username, scope),
     revokeScope: (username, scope) => withdrawOnce.immediate(username, scope),
-    setPassword(username, passwordHash) {
-      found(setPassword.run(passwordHash, username).changes, username);
-    },
+    setPassword: (username, passwordHash) => changePassword.immediate(username, passwordHash),
     remove(username) {
       found(remove.run(username).changes, username);
     },
