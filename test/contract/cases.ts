@@ -245,6 +245,9 @@ const CERTIFICATE_BOUND = await accessToken({
 });
 const boundWith = (headers: Headers) => ({ ...bearer(CERTIFICATE_BOUND), ...headers });
 const KEY = { 'X-API-Key': 'header-key' };
+/** The resource's Bearer challenge on a route that requires no scope. */
+const RESOURCE_ONLY = `${RESOURCE_BEARER}${METADATA}`;
+const RESOURCE_ONLY_INVALID = `${RESOURCE_BEARER}, error="invalid_token"${METADATA}`;
 const certificateRows: readonly (readonly [string, ContractRequest, Expected])[] = [
   [
     'mTLS: a certificate of the test CA, forwarded by the trusted proxy, private',
@@ -353,6 +356,68 @@ const certificateRows: readonly (readonly [string, ContractRequest, Expected])[]
     'certificate-bound route: an unbound token with a malformed Client-Cert is refused',
     get('/mcp/certificate', { ...bearer(UNBOUND), 'client-cert': ':AQ ID:' }),
     unauthorized([MCP_BEARER_INVALID]),
+  ],
+  [
+    'certificate-bound JWT or key: a forged Client-Cert beside a valid key is refused',
+    get('/mcp/certificate/elsewhere/or-key', { ...forwarded(pki.client), ...KEY }),
+    unauthorized([HEADER, RESOURCE_ONLY]),
+  ],
+  [
+    'certificate-bound JWT or key: a forged Client-Cert-Chain beside a valid key is refused',
+    get('/mcp/certificate/elsewhere/or-key', {
+      'client-cert-chain': clientCertHeader(pki.ca.der),
+      ...KEY,
+    }),
+    unauthorized([HEADER, RESOURCE_ONLY]),
+  ],
+  [
+    'certificate-bound JWT or key: a forged Client-Cert refuses the bound token beside it too',
+    get('/mcp/certificate/elsewhere/or-key', boundWith({ ...forwarded(pki.client), ...KEY })),
+    unauthorized([HEADER, RESOURCE_ONLY_INVALID]),
+  ],
+  [
+    'certificate-bound JWT or key: without Client-Cert from the peer, the key',
+    get('/mcp/certificate/elsewhere/or-key', KEY),
+    { status: 200, auth: 'header-app', cacheControl: 'private', challenges: [] },
+  ],
+  [
+    'certificate-bound JWT or key: without Client-Cert from the peer, an unbound token',
+    get('/mcp/certificate/elsewhere/or-key', bearer(UNBOUND)),
+    { status: 200, auth: decodeJwt(UNBOUND), challenges: [] },
+  ],
+  [
+    'certificate-bound JWT or key: from the trusted proxy, the bound token with its certificate',
+    get('/mcp/certificate/or-key', boundWith({ ...forwarded(pki.client), ...KEY })),
+    { status: 200, auth: decodeJwt(CERTIFICATE_BOUND), challenges: [] },
+  ],
+  [
+    'certificate-bound JWT or key: from the trusted proxy, a token bound elsewhere leaves the key',
+    get('/mcp/certificate/or-key', boundWith({ ...forwarded(pki.otherClient), ...KEY })),
+    { status: 200, auth: 'header-app', cacheControl: 'private', challenges: [] },
+  ],
+  [
+    'certificate-bound JWT or key: from the trusted proxy, Client-Cert on two lines is refused',
+    get('/mcp/certificate/or-key', { 'client-cert': [CLIENT_CERT, CLIENT_CERT], ...KEY }),
+    unauthorized([RESOURCE_ONLY, HEADER]),
+  ],
+  [
+    'DPoP over certificate-bound JWTs, or key: a forged Client-Cert refuses the DPoP token',
+    get('/mcp/dpop/elsewhere/or-key', {
+      ...(await dpop('/mcp/dpop/elsewhere/or-key')),
+      ...forwarded(pki.client),
+      ...KEY,
+    }),
+    unauthorized([dpopChallenge('invalid_token', ''), HEADER]),
+  ],
+  [
+    'DPoP over certificate-bound JWTs, or key: a forged Client-Cert beside a valid key is refused',
+    get('/mcp/dpop/elsewhere/or-key', { ...forwarded(pki.client), ...KEY }),
+    unauthorized([dpopChallenge(undefined, ''), HEADER]),
+  ],
+  [
+    'DPoP over certificate-bound JWTs, or key: without Client-Cert, the DPoP token',
+    get('/mcp/dpop/elsewhere/or-key', { ...(await dpop('/mcp/dpop/elsewhere/or-key')), ...KEY }),
+    { status: 200, auth: decodeJwt(BOUND), challenges: [] },
   ],
 ];
 
