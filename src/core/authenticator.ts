@@ -69,8 +69,8 @@ export abstract class Authenticator<TAuth = unknown> {
    * Where defined, it is asked before any member of the operation's `auth` runs, wherever this
    * one stands in it: `false` trusts the request; `true` refuses it, 401 with the challenges of
    * every member as when none found a credential; a refusal (`REJECTED`, `refusal(…)`) refuses
-   * it as well as a credential of this one's own that it carries, which this one's challenge
-   * then says (`error="invalid_token"`). One that distrusts a request never accepts it either.
+   * it and a credential of this one's own that it carries, which this one's challenge then says
+   * (a Bearer's `error="invalid_token"`). One that distrusts a request never accepts it either.
    */
   distrusts?(request: RequestView): boolean | Rejected;
 

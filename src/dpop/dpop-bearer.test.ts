@@ -217,9 +217,8 @@ describe('DPoPBearer', () => {
       assert.equal(new DPoPBearer({ tokens, edge }).distrusts(forged()), false);
     });
 
-    it('in [dpop, jwt], a forged certificate refuses either token, unheard, and says which', async () => {
-      const { replay, counter } = counted();
-      const dpop = new DPoPBearer({ tokens: certified, edge, replay });
+    it('in [dpop, jwt], a forged certificate refuses either token, and each says whether it was its', async () => {
+      const dpop = new DPoPBearer({ tokens: certified, edge });
       const requirements = resolveAuth([dpop, certified], 'GET /x') as readonly Requirement[];
       const proof = await generateProof(key, URL_, 'GET', undefined, token);
       const algs = `algs="${DPOP_ALGORITHMS.join(' ')}"`;
@@ -238,7 +237,6 @@ describe('DPoPBearer', () => {
           [`DPoP realm="api", ${algs}`, 'Bearer realm="api"'],
         ],
       );
-      assert.equal(counter.claims, 0, 'no proof was checked');
     });
   });
 
