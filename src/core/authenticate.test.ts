@@ -27,7 +27,7 @@ import {
   VouchError,
 } from './errors.js';
 import { authFunction } from './function-authenticator.js';
-import { isPromiseLike, refusal, type Outcome } from './outcome.js';
+import { isPromiseLike, refusal, type Outcome, type Rejected } from './outcome.js';
 import type { RequestView } from './request.js';
 import type { SecurityScheme } from './security-scheme.js';
 
@@ -157,15 +157,20 @@ class Scripted extends Authenticator<string> {
   }
 }
 
-/** A scripted authenticator that distrusts requests with `x-forged` (and throws on `throw`). */
+/**
+ * A scripted authenticator that distrusts requests with `x-forged` (and throws on `throw`); its own
+ * credential (`credential`, a header) beside it is refused with them, naming `forged`.
+ */
 class Wary extends Scripted {
   asked = 0;
+  credential = 'x-wary';
 
-  override distrusts(request: RequestView): boolean {
+  override distrusts(request: RequestView): boolean | Rejected {
     this.asked++;
     const forged = request.headers['x-forged'];
     if (forged === 'throw') throw new Error('edge broke');
-    return forged !== undefined;
+    if (forged === undefined) return false;
+    return request.headers[this.credential] === undefined ? true : refusal('forged');
   }
 }
 
@@ -946,26 +951,73 @@ describe('authenticate()', () => {
   describe('a member that distrusts the request', () => {
     const forged = request({ headers: { 'x-forged': 'yes' } });
 
-    it('refuses it before any member runs, wherever it stands: 401, its challenge alone', () => {
+    it('refuses it before any member runs, wherever it stands: 401, the challenges of all', () => {
       const key = new Scripted(accepts('key'), { challenge: 'Key' });
       const other = new Scripted(accepts('other'), { challenge: 'Other' });
       const wary = new Wary(accepts('wary'), { challenge: 'Wary' });
-      const specs: AuthSpec[] = [
-        [wary, key],
-        [key, wary],
-        [key, allOf(other, wary)],
-        allOf(key, wary),
+      // No member ran, so none refused a credential: no challenge says it did (RFC 6750 §3.1).
+      const cases: [AuthSpec, string[]][] = [
+        [
+          [wary, key],
+          ['Wary', 'Key'],
+        ],
+        [
+          [key, wary],
+          ['Key', 'Wary'],
+        ],
+        [
+          [key, allOf(other, wary)],
+          ['Key', 'Other', 'Wary'],
+        ],
+        [
+          [allOf(key, wary), key, wary],
+          ['Key', 'Wary'],
+        ],
       ];
-      for (const spec of specs) {
+      for (const [spec, schemes] of cases) {
         // Synchronous: no member ran, so nothing was awaited.
         const result = evaluate(requirements(spec), forged, options);
         assert.ok(!isPromiseLike(result));
         const failure = failed(result);
         assert.equal(codeOf(failure.error), 'VOUCH_ERR_UNAUTHENTICATED');
         assert.equal(failure.thrown, false);
-        assert.deepEqual(failure.challenges, ['Wary realm="api" rejected']);
+        assert.deepEqual(
+          failure.challenges,
+          schemes.map((scheme) => `${scheme} realm="api"`),
+        );
       }
-      assert.deepEqual([key.calls, other.calls, wary.calls, wary.asked], [0, 0, 0, specs.length]);
+      assert.deepEqual([key.calls, other.calls, wary.calls, wary.asked], [0, 0, 0, cases.length]);
+    });
+
+    it('its own credential beside what it distrusts: its challenge alone says it refused it', () => {
+      const key = new Scripted(accepts('key'), { challenge: 'Key' });
+      const wary = new Wary(accepts('wary'), { challenge: 'Wary' });
+      const presented = request({ headers: { 'x-forged': 'yes', 'x-wary': 'token' } });
+      const failure = failed(evaluate(requirements([key, wary]), presented, options) as AuthResult);
+      assert.deepEqual(failure.challenges, [
+        'Key realm="api"',
+        'Wary realm="api" rejected error=forged',
+      ]);
+    });
+
+    it('every member that may distrust it is asked, and each says what it refused', () => {
+      const first = new Wary(accepts('first'), { challenge: 'First' });
+      const second = new Wary(accepts('second'), { challenge: 'Second' });
+      second.credential = 'x-second';
+      const key = new Scripted(accepts('key'), { challenge: 'Key' });
+      const auth = requirements([first, key, second]);
+      const own = (header: string) => request({ headers: { 'x-forged': 'yes', [header]: 't' } });
+      assert.deepEqual(failed(evaluate(auth, own('x-second'), options) as AuthResult).challenges, [
+        'First realm="api"',
+        'Key realm="api"',
+        'Second realm="api" rejected error=forged',
+      ]);
+      assert.deepEqual(failed(evaluate(auth, own('x-wary'), options) as AuthResult).challenges, [
+        'First realm="api" rejected error=forged',
+        'Key realm="api"',
+        'Second realm="api"',
+      ]);
+      assert.deepEqual([first.asked, second.asked, key.calls], [2, 2, 0]);
     });
 
     it('trusting it, is asked once and the list runs as ever', async () => {

@@ -96,8 +96,8 @@ export function evaluate(
   options: AuthenticateOptions,
 ): AuthResult | Promise<AuthResult> {
   const { repeats, wary } = factsOf(requirements);
-  for (const authenticator of wary) {
-    const failure = distrusted(authenticator, request, options);
+  if (wary.length > 0) {
+    const failure = distrusted(requirements, wary, request, options);
     if (failure !== undefined) return failure;
   }
   const memory = repeats ? new Memory(true) : undefined;
@@ -105,22 +105,36 @@ export function evaluate(
 }
 
 /**
- * The 401 for a request that `authenticator` distrusts (see `Authenticator#distrusts`), with its
- * challenge alone, or what its check threw; `undefined` when it trusts the request.
+ * The 401 for a request that a member of `wary` distrusts (see `Authenticator#distrusts`), or
+ * what its check threw; `undefined` when every one trusts it. No member ran, so the challenges
+ * are every member's as for a request without credentials (RFC 6750 §3.1: no `error` where no
+ * token was presented), but for a credential a distrusting member found, refused with them.
  */
 function distrusted(
-  authenticator: Authenticator,
+  requirements: readonly Requirement[],
+  wary: readonly Authenticator[],
   request: RequestView,
   options: AuthenticateOptions,
 ): AuthFailure | undefined {
-  let distrusts;
-  try {
-    distrusts = authenticator.distrusts?.(request);
-  } catch (error) {
-    return thrown(undefined, authenticator, error, options);
+  let refusals: Map<Authenticator, Rejected | undefined> | undefined;
+  // Each is asked, so that each names the credential of its own it refuses.
+  for (const authenticator of wary) {
+    let distrusts;
+    try {
+      distrusts = authenticator.distrusts?.(request);
+    } catch (error) {
+      return thrown(undefined, authenticator, error, options);
+    }
+    if (distrusts === undefined || distrusts === false) continue;
+    (refusals ??= new Map()).set(authenticator, distrusts === true ? undefined : distrusts);
   }
-  if (distrusts !== true) return undefined;
-  return refused(new AuthenticationError(), false, [{ authenticator, refusal: REJECTED }], options);
+  if (refusals === undefined) return undefined;
+  const members = new Set(requirements.flat());
+  const tried = [...members].map((authenticator) => ({
+    authenticator,
+    refusal: refusals.get(authenticator),
+  }));
+  return refused(new AuthenticationError(), false, tried, options);
 }
 
 /**

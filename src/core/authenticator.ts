@@ -1,5 +1,5 @@
 import { requirePrintable } from './configuration-checks.js';
-import type { Outcome } from './outcome.js';
+import type { Outcome, Rejected } from './outcome.js';
 import type { RequestView } from './request.js';
 import { grantedScopes } from './scopes.js';
 import type { SecurityScheme } from './security-scheme.js';
@@ -67,10 +67,12 @@ export abstract class Authenticator<TAuth = unknown> {
    * Whether the request says what this authenticator knows to be false, so that nothing may
    * accept it (a client certificate its edge cannot use: a `Client-Cert` from no trusted proxy).
    * Where defined, it is asked before any member of the operation's `auth` runs, wherever this
-   * one stands in it; `true` answers 401 with this one's challenge alone. One that distrusts a
-   * request never accepts it either.
+   * one stands in it: `false` trusts the request; `true` refuses it, 401 with the challenges of
+   * every member as when none found a credential; a refusal (`REJECTED`, `refusal(…)`) refuses
+   * it and a credential of this one's own that it carries, which this one's challenge then says
+   * (a Bearer's `error="invalid_token"`). One that distrusts a request never accepts it either.
    */
-  distrusts?(request: RequestView): boolean;
+  distrusts?(request: RequestView): boolean | Rejected;
 
   /** Whether it reads one credential from the request, so that sending it twice answers 400. */
   get readsCredential(): boolean {

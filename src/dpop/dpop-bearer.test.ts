@@ -4,9 +4,13 @@ import { generateProof } from 'dpop';
 import { decodeJwt } from 'jose';
 import { proofKey, signProof, type ProofKey } from '../../test/helpers/dpop-proof.js';
 import { AUDIENCE, ISSUER, sign, testKey, type TestKey } from '../../test/helpers/jwt.js';
+import { clientCertHeader, testPki } from '../../test/helpers/pki.js';
+import { resolveAuth, type Requirement } from '../core/auth-spec.js';
+import { authenticate } from '../core/authenticate.js';
 import { ConfigurationError, StoreUnavailableError } from '../core/errors.js';
 import { ABSENT, AMBIGUOUS, REJECTED, type Outcome } from '../core/outcome.js';
 import type { RequestView } from '../core/request.js';
+import { edge as makeEdge } from '../edge/edge.js';
 import { JwtBearer } from '../jwt/jwt-bearer.js';
 import { protectedResource } from '../oauth/protected-resource.js';
 import { DPOP_ALGORITHMS } from './dpop-algorithms.js';
@@ -179,6 +183,61 @@ describe('DPoPBearer', () => {
     const other = await generateProof(key, URL_, 'GET', undefined, token);
     const dpop = new DPoPBearer({ tokens: unreachable, edge });
     await assert.rejects(send(dpop, token, other), StoreUnavailableError);
+  });
+
+  describe('beside a client certificate its tokens read (RFC 8705)', () => {
+    const front = makeEdge({ trustedProxies: 'loopback' });
+    const pki = testPki();
+    /** From a client (not the trusted proxy), with a Client-Cert only the proxy may send. */
+    const forged = (...lines: [string, string][]): RequestView => ({
+      ...request(['Client-Cert', clientCertHeader(pki.client.der)], ...lines),
+      socket: { remoteAddress: '203.0.113.7' },
+    });
+    let certified: JwtBearer;
+    before(() => {
+      certified = new JwtBearer({
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        keys: issuerKey.jwk,
+        algorithms: ['ES256'],
+        clientCertificates: front,
+      });
+    });
+
+    it('distrusts what its tokens distrust: a DPoP token it presents is refused with it', () => {
+      const dpop = new DPoPBearer({ tokens: certified, edge });
+      const proof: [string, string] = ['DPoP', 'proof'];
+      assert.equal(dpop.distrusts(forged(['Authorization', `DPoP ${token}`], proof)), REJECTED);
+      assert.equal(dpop.distrusts(forged(['Authorization', `Bearer ${token}`])), true);
+      assert.equal(dpop.distrusts(forged()), true);
+      assert.equal(dpop.distrusts({ ...request(), socket: { remoteAddress: '127.0.0.1' } }), false);
+      // Over tokens that read no certificate, or a verifier that distrusts nothing.
+      assert.equal(dpopWith().distrusts(forged()), false);
+      const tokens = { verifyToken: () => undefined, scopesOf: () => [] };
+      assert.equal(new DPoPBearer({ tokens, edge }).distrusts(forged()), false);
+    });
+
+    it('in [dpop, jwt], a forged certificate refuses either token, and each says whether it was its', async () => {
+      const dpop = new DPoPBearer({ tokens: certified, edge });
+      const requirements = resolveAuth([dpop, certified], 'GET /x') as readonly Requirement[];
+      const proof = await generateProof(key, URL_, 'GET', undefined, token);
+      const algs = `algs="${DPOP_ALGORITHMS.join(' ')}"`;
+      const answers = await Promise.all([
+        authenticate(requirements, forged(['Authorization', `DPoP ${token}`], ['DPoP', proof]), {
+          realm: 'api',
+        }),
+        authenticate(requirements, forged(['Authorization', `Bearer ${token}`]), { realm: 'api' }),
+        authenticate(requirements, forged(), { realm: 'api' }),
+      ]);
+      assert.deepEqual(
+        answers.map((answer) => !answer.ok && answer.challenges),
+        [
+          [`DPoP realm="api", error="invalid_token", ${algs}`, 'Bearer realm="api"'],
+          [`DPoP realm="api", ${algs}`, 'Bearer realm="api", error="invalid_token"'],
+          [`DPoP realm="api", ${algs}`, 'Bearer realm="api"'],
+        ],
+      );
+    });
   });
 
   describe('challenges (RFC 9449 §7.1)', () => {

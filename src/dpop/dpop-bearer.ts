@@ -5,7 +5,7 @@ import {
   type AuthenticatorOptions,
 } from '../core/authenticator.js';
 import { wholeNumber } from '../core/configuration-checks.js';
-import { isAccepted, REJECTED, refusal, type Outcome } from '../core/outcome.js';
+import { isAccepted, REJECTED, refusal, type Outcome, type Rejected } from '../core/outcome.js';
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import { authorizationCredentials, isB64token } from '../http/authorization.js';
@@ -117,6 +117,18 @@ export class DPoPBearer<TAuth = unknown> extends Authenticator<TAuth> {
 
   override scopesOf(value: TAuth): readonly string[] {
     return this.#tokens.scopesOf(value);
+  }
+
+  /**
+   * What its `tokens` distrust (given `clientCertificates`, a request whose client certificate
+   * cannot be used) refuses the request wherever this stands in its `auth`; a DPoP token it
+   * presents is refused with it (`error="invalid_token"`), whatever they said of theirs.
+   */
+  override distrusts(request: RequestView): boolean | Rejected {
+    const theirs = this.#tokens.distrusts?.(request);
+    if (theirs === undefined || theirs === false) return false;
+    const found = authorizationCredentials(request, 'dpop', this.#maxLength);
+    return found.state === 'absent' ? true : REJECTED;
   }
 
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {

@@ -1,5 +1,5 @@
-import type { Awaitable, Nothing } from '../core/outcome.js';
-import type { AuthRequest } from '../core/request.js';
+import type { Awaitable, Nothing, Rejected } from '../core/outcome.js';
+import type { AuthRequest, RequestView } from '../core/request.js';
 import type { Possession } from '../oauth/confirmation.js';
 import type { ProtectedResource } from '../oauth/protected-resource.js';
 
@@ -17,6 +17,12 @@ export interface DPoPTokenVerifier<TAuth> {
     token: string,
     possession: Possession,
   ): Awaitable<TAuth | Nothing>;
+  /**
+   * Whether the request says what it knows to be false (a `JwtBearer` given `clientCertificates`:
+   * a client certificate that cannot be used), as `Authenticator#distrusts`: the `DPoPBearer`
+   * over it then refuses the request wherever it stands in an operation's `auth`.
+   */
+  distrusts?(request: RequestView): boolean | Rejected;
   /** The scopes a value it accepted grants, for the routes' `scopes`. */
   scopesOf(value: TAuth): readonly string[];
   /** The protected resource whose tokens it accepts, if any: challenges then point to it. */

@@ -433,7 +433,8 @@ describe('JwtBearer', () => {
       const bearer = new JwtBearer({ ...settings, keys: { keys: [] }, algorithms: ['RS256'] });
       assert.ok(bearer instanceof HttpBearer);
       // Reading the token and judging the hook's answer are HttpBearer's, unchanged; verifyToken
-      // is the entry for a request that proves a binding.
+      // is the entry for a request that proves a binding, and distrusts what the core asks of a
+      // list's members before any runs (a forged client certificate).
       const added: string[] = [];
       for (
         let prototype: unknown = JwtBearer.prototype;
@@ -442,7 +443,7 @@ describe('JwtBearer', () => {
       ) {
         added.push(...Object.getOwnPropertyNames(prototype));
       }
-      assert.deepEqual(new Set(added), new Set(['constructor', 'verifyToken']));
+      assert.deepEqual(new Set(added), new Set(['constructor', 'verifyToken', 'distrusts']));
     });
 
     it('verifies through authenticate(), which a subclass may extend', async () => {

@@ -119,7 +119,8 @@ describe('ClientCertificateAuth', () => {
       const result = await authenticate(requirements, forged, { realm: 'api' });
       assert.ok(!result.ok);
       assert.ok(result.error instanceof AuthenticationError);
-      assert.deepEqual(result.challenges, [], 'a certificate has no challenge');
+      // The key's challenge, as when no credential was sent: a certificate has none.
+      assert.deepEqual(result.challenges, ['APIKey realm="api", in="header", name="X-API-Key"']);
     }
     assert.deepEqual(keys, [], 'the key is never looked up');
     const requirements = resolveAuth([bySubject, key], 'GET /') as readonly Requirement[];

@@ -15,6 +15,7 @@ import {
 import type { AuthRequest, RequestView } from '../core/request.js';
 import type { SecurityScheme } from '../core/security-scheme.js';
 import type { CertificateSource } from '../edge/edge.js';
+import { presentsUnusableCertificate } from '../edge/presents-unusable-certificate.js';
 
 /** Turns a verified client certificate into `request.auth`, or returns nothing to refuse it. */
 export type CertificateMap<TAuth> = (
@@ -93,8 +94,7 @@ export class ClientCertificateAuth<TAuth = unknown> extends Authenticator<TAuth>
 
   /** A request whose certificate cannot be used lies about its connection: see `distrusts`. */
   override distrusts(request: RequestView): boolean {
-    const found = this.#edge.clientCertificate(request);
-    return found !== undefined && 'unusable' in found;
+    return presentsUnusableCertificate(this.#edge, request);
   }
 
   override verify(request: RequestView): Outcome<TAuth> | Promise<Outcome<TAuth>> {

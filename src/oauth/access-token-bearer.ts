@@ -1,7 +1,8 @@
 import type { AuthenticatorOptions } from '../core/authenticator.js';
-import type { Awaitable, Nothing } from '../core/outcome.js';
-import type { AuthRequest } from '../core/request.js';
+import { REJECTED, type Awaitable, type Nothing, type Rejected } from '../core/outcome.js';
+import type { AuthRequest, RequestView } from '../core/request.js';
 import type { CertificateSource } from '../edge/edge.js';
+import { presentsUnusableCertificate } from '../edge/presents-unusable-certificate.js';
 import { HttpBearer } from '../http/http-bearer.js';
 import { provingCertificate, type TokenCheck } from './certificate-possession.js';
 import type { Possession } from './confirmation.js';
@@ -17,8 +18,9 @@ export interface AccessTokenBearerOptions extends AuthenticatorOptions {
    * Where the request's client certificate is read (an `Edge` from `vouch`): a token bound to a
    * certificate (`cnf` `x5t#S256`, RFC 8705 §3) is then accepted over a connection presenting
    * that certificate only, and a request whose certificate cannot be used (a `Client-Cert`
-   * header from no trusted proxy, say) is refused whatever its token. Without it, no request
-   * proves a certificate, so certificate-bound tokens are refused.
+   * header from no trusted proxy, say) is refused whatever its token, wherever this stands in
+   * the route's `auth` and whatever else there would accept it (see `distrusts`). Without it, no
+   * request proves a certificate, so certificate-bound tokens are refused.
    */
   readonly clientCertificates?: CertificateSource;
 }
@@ -32,11 +34,13 @@ interface AccessTokenBearerInit extends AccessTokenBearerOptions {
 /**
  * A Bearer whose tokens may be sender-constrained (RFC 8705, RFC 9449): an {@link HttpBearer}
  * whose hook is `check`, the request's client certificate (given `clientCertificates`) added to
- * what the request proved, and which a `DPoPBearer` asks through `verifyToken`. `JwtBearer` and
- * `IntrospectionBearer` are ones.
+ * what the request proved, and which a `DPoPBearer` asks through `verifyToken`. A request whose
+ * certificate cannot be used it distrusts (see `distrusts`), and so does a `DPoPBearer` over it.
+ * `JwtBearer` and `IntrospectionBearer` are ones.
  */
 export class AccessTokenBearer<TAuth = unknown> extends HttpBearer<TAuth> {
   readonly #verify: TokenCheck<TAuth>;
+  readonly #certificates: CertificateSource | undefined;
 
   constructor(check: TokenCheck<TAuth>, options: AccessTokenBearerInit) {
     const verify = provingCertificate(check, options.clientCertificates);
@@ -51,6 +55,20 @@ export class AccessTokenBearer<TAuth = unknown> extends HttpBearer<TAuth> {
       authenticate: (request, token) => verify(request, token),
     });
     this.#verify = verify;
+    this.#certificates = options.clientCertificates;
+  }
+
+  /**
+   * Given `clientCertificates`, a request whose certificate cannot be used (a `Client-Cert` from
+   * no trusted proxy, a malformed one, one the TLS layer did not verify) is refused wherever this
+   * stands in its `auth`, as by a `ClientCertificateAuth`; a token it presents is refused with it.
+   */
+  override distrusts(request: RequestView): boolean | Rejected {
+    const certificates = this.#certificates;
+    if (certificates === undefined || !presentsUnusableCertificate(certificates, request)) {
+      return false;
+    }
+    return this.extract(request).state === 'absent' ? true : REJECTED;
   }
 
   /**

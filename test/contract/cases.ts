@@ -234,7 +234,9 @@ const dpopRows: readonly (readonly [string, ContractRequest, Expected])[] = [
 
 // Client certificates: the suite's client is the app's trusted proxy, which forwards them as
 // Client-Cert (RFC 9440); the certificates are the run's test PKI. A certificate authenticates
-// in no HTTP scheme, so its refusals send no challenge; a token bound to one is Bearer's.
+// in no HTTP scheme, so its refusals send no challenge; a token bound to one is Bearer's. A
+// certificate that cannot be used refuses the request wherever it is read, with the route's
+// challenges as when no credential was sent, but for a token presented beside it (refused too).
 const forwarded = (issued: Issued) => ({ 'client-cert': clientCertHeader(issued.der) });
 const CLIENT_CERT = clientCertHeader(pki.client.der);
 const CERTIFICATE_BOUND = await accessToken({
@@ -243,6 +245,9 @@ const CERTIFICATE_BOUND = await accessToken({
 });
 const boundWith = (headers: Headers) => ({ ...bearer(CERTIFICATE_BOUND), ...headers });
 const KEY = { 'X-API-Key': 'header-key' };
+/** The resource's Bearer challenge on a route that requires no scope. */
+const RESOURCE_ONLY = `${RESOURCE_BEARER}${METADATA}`;
+const RESOURCE_ONLY_INVALID = `${RESOURCE_BEARER}, error="invalid_token"${METADATA}`;
 const certificateRows: readonly (readonly [string, ContractRequest, Expected])[] = [
   [
     'mTLS: a certificate of the test CA, forwarded by the trusted proxy, private',
@@ -280,12 +285,12 @@ const certificateRows: readonly (readonly [string, ContractRequest, Expected])[]
   [
     'mTLS or key: a forged Client-Cert beside a valid key is refused, the key unheard',
     get('/mtls/elsewhere/or-key', { ...forwarded(pki.client), ...KEY }),
-    unauthorized([]),
+    unauthorized([HEADER]),
   ],
   [
     'mTLS or key: a forged Client-Cert-Chain beside a valid key is refused',
     get('/mtls/elsewhere/or-key', { 'client-cert-chain': clientCertHeader(pki.ca.der), ...KEY }),
-    unauthorized([]),
+    unauthorized([HEADER]),
   ],
   [
     'mTLS or key: without Client-Cert from the peer, the key',
@@ -295,7 +300,7 @@ const certificateRows: readonly (readonly [string, ContractRequest, Expected])[]
   [
     'mTLS in an all-of group: a forged Client-Cert refuses a valid Bearer listed first',
     get('/mtls/elsewhere/group', { ...forwarded(pki.client), ...bearer('good-token') }),
-    unauthorized([]),
+    unauthorized([BEARER, HEADER]),
   ],
   [
     'mTLS in an all-of group: without Client-Cert, the Bearer',
@@ -320,7 +325,7 @@ const certificateRows: readonly (readonly [string, ContractRequest, Expected])[]
   [
     'mTLS or key: from the trusted proxy, Client-Cert on two lines is refused',
     get('/mtls/or-key', { 'client-cert': [CLIENT_CERT, CLIENT_CERT], ...KEY }),
-    unauthorized([]),
+    unauthorized([HEADER]),
   ],
   [
     'certificate-bound token: with its certificate',
@@ -351,6 +356,68 @@ const certificateRows: readonly (readonly [string, ContractRequest, Expected])[]
     'certificate-bound route: an unbound token with a malformed Client-Cert is refused',
     get('/mcp/certificate', { ...bearer(UNBOUND), 'client-cert': ':AQ ID:' }),
     unauthorized([MCP_BEARER_INVALID]),
+  ],
+  [
+    'certificate-bound JWT or key: a forged Client-Cert beside a valid key is refused',
+    get('/mcp/certificate/elsewhere/or-key', { ...forwarded(pki.client), ...KEY }),
+    unauthorized([HEADER, RESOURCE_ONLY]),
+  ],
+  [
+    'certificate-bound JWT or key: a forged Client-Cert-Chain beside a valid key is refused',
+    get('/mcp/certificate/elsewhere/or-key', {
+      'client-cert-chain': clientCertHeader(pki.ca.der),
+      ...KEY,
+    }),
+    unauthorized([HEADER, RESOURCE_ONLY]),
+  ],
+  [
+    'certificate-bound JWT or key: a forged Client-Cert refuses the bound token beside it too',
+    get('/mcp/certificate/elsewhere/or-key', boundWith({ ...forwarded(pki.client), ...KEY })),
+    unauthorized([HEADER, RESOURCE_ONLY_INVALID]),
+  ],
+  [
+    'certificate-bound JWT or key: without Client-Cert from the peer, the key',
+    get('/mcp/certificate/elsewhere/or-key', KEY),
+    { status: 200, auth: 'header-app', cacheControl: 'private', challenges: [] },
+  ],
+  [
+    'certificate-bound JWT or key: without Client-Cert from the peer, an unbound token',
+    get('/mcp/certificate/elsewhere/or-key', bearer(UNBOUND)),
+    { status: 200, auth: decodeJwt(UNBOUND), challenges: [] },
+  ],
+  [
+    'certificate-bound JWT or key: from the trusted proxy, the bound token with its certificate',
+    get('/mcp/certificate/or-key', boundWith({ ...forwarded(pki.client), ...KEY })),
+    { status: 200, auth: decodeJwt(CERTIFICATE_BOUND), challenges: [] },
+  ],
+  [
+    'certificate-bound JWT or key: from the trusted proxy, a token bound elsewhere leaves the key',
+    get('/mcp/certificate/or-key', boundWith({ ...forwarded(pki.otherClient), ...KEY })),
+    { status: 200, auth: 'header-app', cacheControl: 'private', challenges: [] },
+  ],
+  [
+    'certificate-bound JWT or key: from the trusted proxy, Client-Cert on two lines is refused',
+    get('/mcp/certificate/or-key', { 'client-cert': [CLIENT_CERT, CLIENT_CERT], ...KEY }),
+    unauthorized([RESOURCE_ONLY, HEADER]),
+  ],
+  [
+    'DPoP over certificate-bound JWTs, or key: a forged Client-Cert refuses the DPoP token',
+    get('/mcp/dpop/elsewhere/or-key', {
+      ...(await dpop('/mcp/dpop/elsewhere/or-key')),
+      ...forwarded(pki.client),
+      ...KEY,
+    }),
+    unauthorized([dpopChallenge('invalid_token', ''), HEADER]),
+  ],
+  [
+    'DPoP over certificate-bound JWTs, or key: a forged Client-Cert beside a valid key is refused',
+    get('/mcp/dpop/elsewhere/or-key', { ...forwarded(pki.client), ...KEY }),
+    unauthorized([dpopChallenge(undefined, ''), HEADER]),
+  ],
+  [
+    'DPoP over certificate-bound JWTs, or key: without Client-Cert, the DPoP token',
+    get('/mcp/dpop/elsewhere/or-key', { ...(await dpop('/mcp/dpop/elsewhere/or-key')), ...KEY }),
+    { status: 200, auth: decodeJwt(BOUND), challenges: [] },
   ],
 ];
 

@@ -116,18 +116,29 @@ export const partners = new ClientCertificateAuth({
   map: (certificate) =>
     certificate.verify(TEST_CA.publicKey) ? { partner: certificate.subject } : undefined,
 });
-/** The same, on an edge whose proxies are elsewhere: a Client-Cert from loopback is forged. */
+/** The edge of an app whose proxies are elsewhere: a Client-Cert from loopback is forged. */
+const elsewhere = edge({ trustedProxies: '10.0.0.0/8' });
+/** The same partners, behind {@link elsewhere}. */
 export const partnersElsewhere = new ClientCertificateAuth({
-  edge: edge({ trustedProxies: '10.0.0.0/8' }),
+  edge: elsewhere,
   map: (certificate) => ({ partner: certificate.subject }),
 });
+/** The resource's JWTs read with the certificate `edge` says: bound ones over theirs only. */
+const certificateBound = (clientCertificates: typeof front) =>
+  new JwtBearer({
+    resource,
+    issuer: ISSUER,
+    keys: signing.publicKey,
+    algorithms: ['RS256'],
+    clientCertificates,
+  });
 /** The resource's JWTs, certificate-bound ones (`cnf` `x5t#S256`) over their certificate only. */
-export const certificateJwt = new JwtBearer({
-  resource,
-  issuer: ISSUER,
-  keys: signing.publicKey,
-  algorithms: ['RS256'],
-  clientCertificates: front,
+export const certificateJwt = certificateBound(front);
+/** The same behind {@link elsewhere}, and DPoP over them: a Client-Cert from loopback is forged. */
+export const certificateJwtElsewhere = certificateBound(elsewhere);
+export const dpopElsewhere = new DPoPBearer({
+  tokens: certificateJwtElsewhere,
+  algorithms: ['ES256'],
 });
 
 export const basic = new HttpBasic({
@@ -319,6 +330,14 @@ export const app: AppDeclaration = {
       auth: [bearer, allOf(headerKey, partnersElsewhere)],
     },
     { method: 'GET', path: '/mcp/certificate', auth: certificateJwt, scopes: ['mcp:tools'] },
+    // So does a forged certificate where a certificate-bound token is read.
+    { method: 'GET', path: '/mcp/certificate/or-key', auth: [certificateJwt, headerKey] },
+    {
+      method: 'GET',
+      path: '/mcp/certificate/elsewhere/or-key',
+      auth: [headerKey, certificateJwtElsewhere],
+    },
+    { method: 'GET', path: '/mcp/dpop/elsewhere/or-key', auth: [dpopElsewhere, headerKey] },
     // Another Bearer's scopes are not the resource's.
     { method: 'GET', path: '/pets/write', auth: bearer, scopes: ['pets:write'] },
   ],

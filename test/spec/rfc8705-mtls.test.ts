@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { authFunction, edge, type ConnectionView } from '../../src/index.js';
+import { APIKeyHeader, authFunction, edge, type ConnectionView } from '../../src/index.js';
 import { JwtBearer } from '../../src/jwt/index.js';
 import { ClientCertificateAuth } from '../../src/mtls/index.js';
 import { IntrospectionBearer, protectedResource } from '../../src/oauth/index.js';
@@ -149,10 +149,16 @@ describe('§3: certificate-bound access tokens, from oidc-provider', () => {
           clientCertificates: front,
         });
         const blind = new JwtBearer({ resource: resource(JWT_RESOURCE), algorithms: ['RS256'] });
+        const key = new APIKeyHeader({
+          paramName: 'X-API-Key',
+          keys: new Map([['partner-key', 'partner-app']]),
+        });
         const routes = [
           { path: '/jwt', auth: jwt },
           { path: '/opaque', auth: opaque },
           { path: '/blind', auth: blind },
+          { path: '/jwt-or-key', auth: [jwt, key] },
+          { path: '/opaque-or-key', auth: [key, opaque] },
         ];
         app = await engine.start(routes, { edge: front, tls });
         port = app.port;
@@ -186,6 +192,30 @@ describe('§3: certificate-bound access tokens, from oidc-provider', () => {
       it('a bound token where no edge says the certificate: 401, even with it', async () => {
         refused(await call('/blind', bound.jwt, pki.client));
         assert.equal((await call('/blind', plain, pki.client)).status, 200);
+      });
+
+      it('beside an API key: an unverified certificate refuses the request, key and token', async () => {
+        const key = { 'x-api-key': 'partner-key' };
+        for (const [path, token] of [
+          ['/jwt-or-key', bound.jwt],
+          ['/opaque-or-key', bound.opaque],
+        ] as const) {
+          const send = (cert: Issued | undefined, headers: Record<string, string>) =>
+            get(port, path, { ...over(cert), headers });
+          const bearer = { authorization: `Bearer ${token}` };
+          const keyOnly = await send(pki.stranger, key);
+          assert.equal(keyOnly.status, 401, path);
+          // RFC 6750 §3.1: no token was sent, so no challenge names an error.
+          const challenges = String(keyOnly.headers['www-authenticate']);
+          assert.match(challenges, /Bearer realm="api"/);
+          assert.match(challenges, /APIKey realm="api", in="header", name="X-API-Key"/);
+          assert.doesNotMatch(challenges, /error=/);
+          refused(await send(pki.stranger, { ...key, ...bearer }));
+          // Without a certificate the key; with its own, the bound token.
+          assert.equal(((await send(undefined, key)).body as RouteAnswer).auth, 'partner-app');
+          const proved = await send(pki.client, bearer);
+          assert.equal((proved.body as { auth: { client_id: string } }).auth.client_id, 'mtls');
+        }
       });
 
       it('a plain Bearer token, with a verified certificate or none: 200; unverified: 401', async () => {
