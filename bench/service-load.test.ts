@@ -16,7 +16,10 @@ describe('service load bench', () => {
     for (const shot of shots) await verify(service.port, shot);
     await verify(bare.server.port, bare.shot);
     // Basic answers from memory after its first check: a second round is still 200, never 503.
-    await verify(service.port, shots.find((shot) => shot.path === '/api/basic')!);
+    await verify(
+      service.port,
+      shots.find((shot) => shot.path === '/api/basic')!,
+    );
     const [version] = shots;
     assert.equal(version?.path, '/api/version');
     const bearer = shots.find((shot) => shot.path === '/api/bearer');

@@ -138,13 +138,11 @@ export async function launch(store: BenchStore, env: Readonly<Record<string, str
       cookie: `sessionid=${sessionId}`,
     };
     const basic = `Basic ${Buffer.from(`${USER}:${password}`).toString('base64')}`;
-    const shots = routes.map(
-      (route): Shot => ({
-        ...route,
-        label: route.path,
-        headers: route.path === '/api/basic' ? { ...headers, authorization: basic } : headers,
-      }),
-    );
+    const shots = routes.map((route): Shot => ({
+      ...route,
+      label: route.path,
+      headers: route.path === '/api/basic' ? { ...headers, authorization: basic } : headers,
+    }));
     return { service, env: space.env, shots, stop };
   } catch (error) {
     await stop();
