@@ -17,8 +17,9 @@ export interface ClientCertificate {
 
 /**
  * A certificate the request presented that cannot be used, and why: a `Client-Cert` or
- * `Client-Cert-Chain` header from a peer that is no trusted proxy (`untrusted-peer`), a `Client-Cert` that is no single RFC 9440
- * value (`malformed`), or a TLS certificate that the server's `ca` did not verify (`unverified`).
+ * `Client-Cert-Chain` header from a peer that is no trusted proxy (`untrusted-peer`), a
+ * `Client-Cert` that is no single RFC 9440 value (`malformed`), or a TLS certificate that the
+ * server's `ca` did not verify (`unverified`).
  * Whoever reads it refuses the request: nothing about it may be believed.
  */
 export interface UnusableCertificate {

@@ -44,8 +44,9 @@ export interface Edge {
    * The client certificate of the request: from a trusted proxy, its RFC 9440 `Client-Cert`
    * header (and never the proxy's own TLS certificate); from anyone else, the certificate of a
    * TLS connection ended in this process, when its `ca` verified it. A `Client-Cert` or
-   * `Client-Cert-Chain` header from anyone else, a `Client-Cert` that is malformed or repeated, or a certificate the TLS layer did not
-   * verify, is an {@link UnusableCertificate}, and the request must be refused. `undefined` when
+   * `Client-Cert-Chain` header from anyone else, a `Client-Cert` that is malformed or repeated,
+   * or a certificate the TLS layer did not verify, is an {@link UnusableCertificate}, and the
+   * request must be refused. `undefined` when
    * there is none.
    */
   clientCertificate(request: RequestView): FoundCertificate;
