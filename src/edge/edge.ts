@@ -46,8 +46,7 @@ export interface Edge {
    * TLS connection ended in this process, when its `ca` verified it. A `Client-Cert` or
    * `Client-Cert-Chain` header from anyone else, a `Client-Cert` that is malformed or repeated,
    * or a certificate the TLS layer did not verify, is an {@link UnusableCertificate}, and the
-   * request must be refused. `undefined` when
-   * there is none.
+   * request must be refused. `undefined` when there is none.
    */
   clientCertificate(request: RequestView): FoundCertificate;
 }
