@@ -285,6 +285,26 @@ for (const engine of storeEngines) {
       assert.equal(await store.findSession('session', 3, timeouts), undefined);
     });
 
+    it("revoking a user's tokens through it is seen by the very next lookup", async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      const bob = await store.createUser('bob', 'h', 0);
+      await store.createToken('laptop', alice.id, HOUR, 0);
+      await store.createToken('phone', alice.id, HOUR, 0);
+      await store.createToken('bob', bob.id, HOUR, 0);
+      const found = (digest: string) => store.findToken(digest, 1);
+      await until(
+        () => ['laptop', 'phone', 'bob'].every((digest) => fromMemory(found(digest))),
+        'the tokens are kept',
+      );
+
+      assert.equal(await store.revokeUserTokens('alice', 1), 2);
+      assert.equal(await found('laptop'), undefined);
+      assert.equal(await found('phone'), undefined);
+      assert.deepEqual((await found('bob'))?.user, bob);
+    });
+
     it('a cached token is refused from the instant it expires', async (t) => {
       const fixed = await fixture(t);
       if (fixed === undefined) return;

@@ -172,6 +172,9 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     },
     revokeToken: (tokenDigest, now) =>
       thenForget(store.revokeToken(tokenDigest, now), { kind: 'token', digest: tokenDigest }),
+    // Kept by digest, not by user: forget everything (as a lock does; this is as rare).
+    revokeUserTokens: (username, now) =>
+      thenForget(store.revokeUserTokens(username, now), { kind: 'all' }),
 
     createApplication: (name, keyPrefix, keyDigest, now) =>
       store.createApplication(name, keyPrefix, keyDigest, now),

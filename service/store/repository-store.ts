@@ -31,6 +31,7 @@ export interface Repositories {
     create(...row: Required<Parameters<Store['createToken']>>): Awaitable<void>;
     findLive(digest: string, now: number): Awaitable<LiveToken | undefined>;
     revoke(digest: string, now: number): Awaitable<boolean>;
+    revokeOfUser(username: string, now: number): Awaitable<number>;
   };
   readonly applications: {
     create(...row: Parameters<Store['createApplication']>): Awaitable<ApplicationRecord>;
@@ -100,6 +101,7 @@ export function storeOverRepositories(repositories: Repositories, engine: Engine
       call(() => tokens.create(tokenDigest, userId, expiresAt, now, scopes)),
     findToken: (tokenDigest, now) => call(() => tokens.findLive(tokenDigest, now)),
     revokeToken: (tokenDigest, now) => call(() => tokens.revoke(tokenDigest, now)),
+    revokeUserTokens: (username, now) => call(() => tokens.revokeOfUser(username, now)),
 
     createApplication: (name, keyPrefix, keyDigest, now) =>
       call(() => applications.create(name, keyPrefix, keyDigest, now)),

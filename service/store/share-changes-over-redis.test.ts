@@ -96,6 +96,21 @@ test('a change of grants through one store is heard by the other', async (t) => 
   ]);
 });
 
+test("revoking a user's tokens through one store is heard by the other as a change to anything", async (t) => {
+  const namespace = await redisNamespace(t);
+  if (namespace === undefined) return;
+  const [a, b] = await instances(t, namespace);
+  const seen = await watch(t, b);
+
+  const alice = await a.createUser('alice', 'h', 0);
+  await a.createToken('laptop', alice.id, HOUR, 0);
+  await a.createToken('phone', alice.id, HOUR, 0);
+  assert.equal(await a.revokeUserTokens('alice', 1), 2);
+  await until(() => seen.changes.length === 1, 'the change heard');
+  assert.deepEqual(seen.changes, [{ kind: 'all' }]);
+  assert.equal(await b.findToken('laptop', 2), undefined);
+});
+
 test('a write that fails publishes nothing', async (t) => {
   const namespace = await redisNamespace(t);
   if (namespace === undefined) return;
@@ -103,6 +118,7 @@ test('a write that fails publishes nothing', async (t) => {
   const seen = await watch(t, b);
   await assert.rejects(a.revokeToken('unknown', 1));
   await assert.rejects(a.revokeApplication(42, 1));
+  await assert.rejects(a.revokeUserTokens('nobody', 1));
   await sleep(100);
   assert.deepEqual(seen.changes, []);
 });

@@ -38,6 +38,9 @@ export function shareChangesOverRedis(store: Store, redis: RedisConnection): Sto
     },
     revokeToken: (tokenDigest, now) =>
       thenPublish(store.revokeToken(tokenDigest, now), { kind: 'token', digest: tokenDigest }),
+    // The digests stay in the database: forget them all, as for a lock.
+    revokeUserTokens: (username, now) =>
+      thenPublish(store.revokeUserTokens(username, now), { kind: 'all' }),
     revokeApplication: (id, now) =>
       thenPublish(store.revokeApplication(id, now), { kind: 'applications' }),
     // A change of grants changes what tokens and keys may do; grants are rare: forget them all.

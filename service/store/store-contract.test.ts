@@ -225,6 +225,65 @@ for (const engine of storeEngines) {
       });
     });
 
+    it("tokens: a user's all revoked at once, counting those that still worked; others' kept", async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      const bob = await store.createUser('bob', 'h', 0);
+      for (const digest of ['laptop', 'phone', 'script']) {
+        await store.createToken(digest, alice.id, HOUR, 0);
+      }
+      await store.createToken('expired', alice.id, 10, 0);
+      await store.createToken('revoked', alice.id, HOUR, 0);
+      await store.revokeToken('revoked', 5);
+      await store.createToken('bob', bob.id, HOUR, 0);
+
+      assert.equal(await store.revokeUserTokens('alice', 20), 3, 'the three that still worked');
+      for (const digest of ['laptop', 'phone', 'script']) {
+        assert.equal(await store.findToken(digest, 21), undefined, digest);
+      }
+      assert.deepEqual((await store.findToken('bob', 21))?.user, bob);
+      // The expired one is revoked too: whether it expired is for the instances' clocks to say.
+      // The one revoked before keeps its time.
+      assert.deepEqual(
+        await db.sql(
+          'SELECT digest, revoked_at FROM tokens WHERE user_id = $1 ORDER BY digest',
+          alice.id,
+        ),
+        [
+          { digest: 'expired', revoked_at: 20 },
+          { digest: 'laptop', revoked_at: 20 },
+          { digest: 'phone', revoked_at: 20 },
+          { digest: 'revoked', revoked_at: 5 },
+          { digest: 'script', revoked_at: 20 },
+        ],
+      );
+      assert.equal(await store.revokeUserTokens('alice', 30), 0, 'none left');
+      // A token issued afterwards works: this revokes tokens, it locks nobody out.
+      await store.createToken('later', alice.id, HOUR, 30);
+      assert.deepEqual((await store.findToken('later', 31))?.user, alice);
+    });
+
+    it("tokens: a locked user's are revoked for good; an unknown name is NotFoundError", async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.lockUser('alice', 1);
+      assert.equal(await store.revokeUserTokens('alice', 2), 1);
+      await store.unlockUser('alice');
+      assert.equal(await store.findToken('token', 3), undefined, 'still revoked once unlocked');
+      await store.createToken('other', alice.id, HOUR, 0);
+      // Names compare case-sensitively, as everywhere.
+      await assert.rejects(store.revokeUserTokens('Alice', 4), (error: unknown) => {
+        assert.ok(error instanceof NotFoundError);
+        assert.equal(error.code, 'VOUCH_SERVICE_NOT_FOUND');
+        return true;
+      });
+      assert.deepEqual((await store.findToken('other', 5))?.user, alice, 'nothing changed');
+      assert.deepEqual(await db.sql('SELECT revoked_at FROM tokens WHERE digest = $1', 'other'), [
+        { revoked_at: null },
+      ]);
+    });
+
     it('applications: found by key digest until revoked; revocation at once', async (t) => {
       const { store } = (await fixture(t)) ?? {};
       if (store === undefined) return;
@@ -591,6 +650,28 @@ for (const engine of storeEngines) {
             `the ${kind} change is reported`,
           );
           assert.equal(await lookUp(), undefined, `the ${kind} is gone for this store's reads`);
+        }
+        assert.deepEqual(seen.lost, []);
+      });
+
+      it("another connection revoking a user's tokens is reported for each, once visible", async (t) => {
+        const { db, store, alice } = (await withAlice(t)) ?? {};
+        if (db === undefined || store === undefined || alice === undefined) return;
+        const other = await db.open();
+        const digests = ['laptop', 'phone', 'script'];
+        for (const digest of digests) await store.createToken(digest, alice.id, HOUR, 0);
+        const { seen, watcher } = recorder();
+        const stop = store.watchChanges(watcher);
+        t.after(stop);
+        await until(() => seen.ready === 1, 'the watch is ready');
+
+        assert.equal(await other.revokeUserTokens('alice', 1), 3);
+        for (const digest of digests) {
+          await until(
+            () => seen.changes.some((change) => covers(change, 'token', digest)),
+            `${digest} is reported`,
+          );
+          assert.equal(await store.findToken(digest, 2), undefined, `${digest} is gone`);
         }
         assert.deepEqual(seen.lost, []);
       });

@@ -158,6 +158,12 @@ export interface Store {
   findToken(tokenDigest: string, now: number): Awaitable<LiveToken | undefined>;
   /** Revokes a token at once (durably); `NotFoundError` for an unknown digest; `false` when already revoked. */
   revokeToken(tokenDigest: string, now: number): Promise<boolean>;
+  /**
+   * Revokes every token of the user with this name not revoked yet, expired or not, at once
+   * (durably) and in one transaction: how many had not expired at `now`. Tokens issued later work;
+   * `NotFoundError` for an unknown name.
+   */
+  revokeUserTokens(username: string, now: number): Promise<number>;
 
   /** Adds an application with the digest of its new key. */
   createApplication(

@@ -1,7 +1,9 @@
 import type { Pool } from 'pg';
 import type { Repositories } from '../repository-store.js';
+import { onlyRow } from './only-row.js';
 import { revokeOnce } from './revoke-once.js';
 import { effectiveScopes } from '../../security/scopes.js';
+import { NotFoundError } from '../../errors.js';
 
 interface JoinedRow {
   readonly id: number;
@@ -46,5 +48,25 @@ export function createTokenRepository(db: Pick<Pool, 'query'>): Repositories['to
       };
     },
     revoke: (digest, now) => revokeOnce(db, 'tokens', digest, now, 'token'),
+    async revokeOfUser(username, now) {
+      // One statement, so one transaction that reads whether the user exists in the snapshot it
+      // changes. Expired tokens too: whether one has expired is for the instances' clocks to say.
+      // The tokens_revoked trigger announces each row.
+      const result = await db.query<{ found: boolean; live: number }>({
+        name: 'vouch-tokens-revoke-of-user',
+        text: `WITH holder AS (SELECT id FROM users WHERE username = $1),
+                    revoked AS (
+                      UPDATE tokens SET revoked_at = $2
+                      WHERE user_id IN (SELECT id FROM holder) AND revoked_at IS NULL
+                      RETURNING expires_at
+                    )
+               SELECT EXISTS (SELECT 1 FROM holder) AS found,
+                      (SELECT count(*) FROM revoked WHERE expires_at > $2) AS live`,
+        values: [username, now],
+      });
+      const { found, live } = onlyRow(result);
+      if (!found) throw new NotFoundError(`user ${username}`);
+      return live;
+    },
   };
 }

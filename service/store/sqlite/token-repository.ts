@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type LiveToken } from '../store.js';
 import { effectiveScopes } from '../../security/scopes.js';
+import { NotFoundError } from '../../errors.js';
 import { changeOnce } from './change-once.js';
 
 /** The `tokens` table through prepared statements. */
@@ -15,6 +16,11 @@ export interface TokenRepository {
   findLive(digest: string, now: number): LiveToken | undefined;
   /** `true` once revoked now, `false` when it already was; `NotFoundError` when unknown. */
   revoke(digest: string, now: number): boolean;
+  /**
+   * Revokes the user's tokens not revoked yet, in one transaction: how many had not expired at
+   * `now`; `NotFoundError` for an unknown name.
+   */
+  revokeOfUser(username: string, now: number): number;
 }
 
 interface JoinedRow {
@@ -47,6 +53,19 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
   const exists = db.prepare<[string], number>('SELECT 1 FROM tokens WHERE digest = ?').pluck();
   // The error never names the digest.
   const revokeOnce = changeOnce(db, revoke, exists, () => 'token');
+  // Expired ones too: whether a token has expired is for the instances' clocks to say.
+  const revokeOfUser = db
+    .prepare<[number, string], number>(
+      `UPDATE tokens SET revoked_at = ?
+       WHERE revoked_at IS NULL AND user_id = (SELECT id FROM users WHERE username = ?)
+       RETURNING expires_at`,
+    )
+    .pluck();
+  const userExists = db.prepare<[string], number>('SELECT 1 FROM users WHERE username = ?').pluck();
+  const revokeAllOf = db.transaction((username: string, now: number): number => {
+    if (userExists.get(username) === undefined) throw new NotFoundError(`user ${username}`);
+    return revokeOfUser.all(now, username).filter((expiresAt) => expiresAt > now).length;
+  });
 
   return {
     create(digest, userId, expiresAt, now, scopes) {
@@ -62,5 +81,6 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
       };
     },
     revoke: (digest, now) => revokeOnce.immediate(digest, now),
+    revokeOfUser: (username, now) => revokeAllOf.immediate(username, now),
   };
 }
