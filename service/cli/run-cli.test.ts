@@ -192,7 +192,16 @@ test('an unknown command or a wrong number of arguments exits 2 with the usage',
     [['key', 'revoke-scope'], 'key revoke-scope needs an <id> and a <scope>'],
     [
       ['token', 'revoke', 'abc'],
-      'token revoke takes no argument, got 1 (the token is read from standard input)',
+      'token revoke takes no argument, got 1 (the token is read from standard input), or --user <username>',
+    ],
+    [
+      ['token', 'revoke', '--users', 'alice'],
+      'token revoke takes no argument, got 2 (the token is read from standard input), or --user <username>',
+    ],
+    [['token', 'revoke', '--user'], 'token revoke --user needs a <username>'],
+    [
+      ['token', 'revoke', '--user', 'alice', 'bob'],
+      'token revoke --user takes one <username>, got 2 arguments',
     ],
   ];
   for (const [argv, message] of cases) {
@@ -587,6 +596,83 @@ test('token revoke: the token from standard input, at once; again is fine; unkno
   assert.equal((await store.findToken(digest(kept), Date.now()))?.user.username, 'alice');
 });
 
+test('token revoke --user: every token of the user at once, those that worked counted', async (t) => {
+  const { env, file } = await newDatabase(t);
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const alice = await store.createUser('alice', 'not a real hash', 0);
+  const bob = await store.createUser('bob', 'not a real hash', 0);
+  const later = Date.now() + 3_600_000;
+  const [laptop, phone, script, bobs] = [newSecret(), newSecret(), newSecret(), newSecret()];
+  for (const token of [laptop, phone, script]) {
+    await store.createToken(digest(token), alice.id, later, Date.now());
+  }
+  await store.createToken(digest(newSecret()), alice.id, Date.now() - 1, 0);
+  await store.createToken(digest(bobs), bob.id, later, Date.now());
+  const holder = async (token: string) =>
+    (await store.findToken(digest(token), Date.now()))?.user.username;
+
+  assert.deepEqual(await run(['token', 'revoke', '--user', 'alice'], env), {
+    code: 0,
+    stdout: '3 tokens of user alice revoked\n',
+    stderr: '',
+  });
+  for (const token of [laptop, phone, script]) assert.equal(await holder(token), undefined);
+  assert.equal(await holder(bobs), 'bob', "another user's token keeps working");
+  assert.deepEqual(await run(['token', 'revoke', '--user', 'alice'], env), {
+    code: 0,
+    stdout: '0 tokens of user alice revoked\n',
+    stderr: '',
+  });
+
+  // An unknown user is an error that changes nothing, whatever standard input holds.
+  const fresh = newSecret();
+  await store.createToken(digest(fresh), alice.id, later, Date.now());
+  for (const username of ['carol', 'Alice', '']) {
+    assert.deepEqual(await run(['token', 'revoke', '--user', username], env, `${fresh}\n`), {
+      code: 1,
+      stdout: '',
+      stderr: `error: no user is named ${JSON.stringify(username)} (see user list)\n`,
+    });
+  }
+  assert.equal(await holder(fresh), 'alice');
+  assert.equal(await holder(bobs), 'bob');
+  assert.deepEqual(await run(['token', 'revoke', '--user', 'bob'], env), {
+    code: 0,
+    stdout: '1 token of user bob revoked\n',
+    stderr: '',
+  });
+  assert.equal(await holder(fresh), 'alice');
+  assert.match(USAGE, /^ {2}token revoke --user <username> +revoke every token of a user/m);
+});
+
+test('token revoke --user as a real process: its output and exit statuses', async (t) => {
+  const { env, file } = await newDatabase(t);
+  const store = openSqliteStore(file);
+  t.after(() => store.close());
+  const alice = await store.createUser('alice', 'not a real hash', 0);
+  const tokens = [newSecret(), newSecret()];
+  for (const token of tokens) {
+    await store.createToken(digest(token), alice.id, Date.now() + 3_600_000, Date.now());
+  }
+  const [revoked, unknown, incomplete] = await Promise.all([
+    spawnCli(['token', 'revoke', '--user', 'alice'], env),
+    spawnCli(['token', 'revoke', '--user', 'carol'], env),
+    spawnCli(['token', 'revoke', '--user'], env),
+  ]);
+  assert.deepEqual(revoked, { code: 0, stdout: '2 tokens of user alice revoked\n', stderr: '' });
+  assert.deepEqual(unknown, {
+    code: 1,
+    stdout: '',
+    stderr: 'error: no user is named "carol" (see user list)\n',
+  });
+  assert.equal(incomplete.code, 2);
+  assert.match(incomplete.stderr, /^token revoke --user needs a <username>\n\nUsage:/);
+  for (const token of tokens) {
+    assert.equal(await store.findToken(digest(token), Date.now()), undefined);
+  }
+});
+
 test('DATABASE_URL: unsupported engines are a clear error; unset means ./data/vouch.db', async (t) => {
   const outcome = await run(['user', 'list'], { DATABASE_URL: 'mysql://u:secret@db/vouch' });
   assert.equal(outcome.code, 1);
@@ -626,6 +712,7 @@ const STORE_COMMANDS: [string[], string][] = [
   [['key', 'grant', '1', 'admin'], ''],
   [['key', 'revoke-scope', '1', 'admin'], ''],
   [['token', 'revoke'], `${newSecret()}\n`],
+  [['token', 'revoke', '--user', 'alice'], ''],
 ];
 
 test('a database that does not exist is refused by every command, which creates nothing', async (t) => {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { StoreUnavailableError } from 'vouch';
 import type { CliContext, CliIo } from './cli-context.js';
 import { addKey, listKeys, revokeKey } from './key-commands.js';
-import { revokeToken } from './token-commands.js';
+import { revokeToken, revokeUserTokens } from './token-commands.js';
 import {
   grantKeyScope,
   grantUserScope,
@@ -45,7 +45,7 @@ Commands:
                                         for good (granted again, it is for later tokens only)
   user passwd <username>                change a user's password, read from standard input; the
                                         old one stops working and the user's sessions end, at
-                                        once (its tokens are kept)
+                                        once (its tokens are kept: token revoke --user)
   user lock <username>                  refuse a user's password, tokens and sessions, at once
   user unlock <username>                let a locked user back in
   user remove <username>                delete a user with its tokens, sessions and grants
@@ -55,6 +55,8 @@ Commands:
   key grant <id> <scope>                grant a scope to a key
   key revoke-scope <id> <scope>         withdraw a scope from a key, at once
   token revoke                          revoke the Bearer token read from standard input, at once
+  token revoke --user <username>        revoke every token of a user, at once; those issued later
+                                        work (after a stolen password, user passwd first)
 
 Environment:
   DATABASE_URL      where the data lives (default ${DEFAULT_DATABASE_URL}); the service's first
@@ -64,7 +66,7 @@ Environment:
 
 A scope is 1 to 64 printable ASCII characters without space, " or \\ (RFC 6749), as admin.
 
-Exit status: 0 done, 1 refused (bad input, duplicate, unknown id or token, no such database,
+Exit status: 0 done, 1 refused (bad input, duplicate, unknown user, id or token, no such database,
 database unavailable), 2 not a command, or not its arguments.
 `;
 
@@ -79,7 +81,7 @@ export async function runCli(
   io: CliIo,
   options: CliOptions = {},
 ): Promise<number> {
-  const [group, action, ...rest] = argv;
+  const group = argv[0];
   if (group === '--help' || group === '-h' || group === 'help') {
     io.stdout.write(USAGE);
     return 0;
@@ -112,13 +114,13 @@ export async function runCli(
       }
     },
   };
-  const command = `${group ?? ''} ${action ?? ''}`;
+  const { command, args } = commandOf(argv);
   const known = COMMANDS.get(command);
   if (known === undefined) return usageError(io, unknownCommand(argv));
-  const problem = arityProblem(command, known, rest.length);
+  const problem = arityProblem(command, known, args.length);
   if (problem !== undefined) return usageError(io, problem);
   try {
-    await known.run(context, rest, options);
+    await known.run(context, args, options);
     return 0;
   } catch (error) {
     io.stderr.write(`error: ${describe(error)}\n`);
@@ -209,11 +211,32 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   [
     'token revoke',
     {
-      note: ' (the token is read from standard input)',
+      note: ' (the token is read from standard input), or --user <username>',
       run: (context) => revokeToken(context),
     },
   ],
+  [
+    'token revoke --user',
+    {
+      arguments: ['a <username>'],
+      run: (context, args) => revokeUserTokens(context, nth(args, 0)),
+    },
+  ],
 ]);
+
+/**
+ * The command `argv` names and its arguments. An option right after the group and action names a
+ * command of its own where there is one (`token revoke --user`); elsewhere it is an argument.
+ */
+function commandOf(argv: readonly string[]): { command: string; args: readonly string[] } {
+  const [group = '', action = '', ...args] = argv;
+  const command = `${group} ${action}`;
+  const [option, ...more] = args;
+  if (option?.startsWith('--') === true && COMMANDS.has(`${command} ${option}`)) {
+    return { command: `${command} ${option}`, args: more };
+  }
+  return { command, args };
+}
 
 function unknownCommand(argv: readonly string[]): string {
   return argv.length === 0 ? 'no command given' : `not a command: ${argv.join(' ')}`;

@@ -2,6 +2,7 @@ import { digest } from '../security/secrets.js';
 import { type CliContext } from './cli-context.js';
 import { promptSecret } from './prompt-secret.js';
 import { readSecret } from './read-secret.js';
+import { whenUnknownUser } from './user-commands.js';
 import { CliError, NotFoundError } from '../errors.js';
 
 /**
@@ -33,4 +34,17 @@ export async function revokeToken(context: CliContext): Promise<void> {
       });
     context.io.stdout.write(revoked ? 'token revoked\n' : 'token was already revoked\n');
   });
+}
+
+/**
+ * `token revoke --user <username>`: every token of the user stops working at once, on every
+ * instance, revoked in one transaction; says how many still worked. Tokens issued afterwards work
+ * (after a stolen password, `user passwd` comes first). An unknown user is an error.
+ */
+export async function revokeUserTokens(context: CliContext, username: string): Promise<void> {
+  const revoked = await context.withStore((store) =>
+    store.revokeUserTokens(username, context.now()).catch(whenUnknownUser(username)),
+  );
+  const tokens = revoked === 1 ? '1 token' : `${revoked} tokens`;
+  context.io.stdout.write(`${tokens} of user ${username} revoked\n`);
 }

@@ -33,7 +33,7 @@ export async function addUser(
 /**
  * `user passwd <username>`: a new password, read as `user add` reads one. The old password stops
  * working and the user's sessions (each a proof of it) end at once, on every instance; the
- * user's tokens are kept (separate credentials, revoked one by one with `token revoke`).
+ * user's tokens are kept (separate credentials: `token revoke --user` revokes them).
  */
 export async function setPassword(
   context: CliContext,
@@ -45,7 +45,7 @@ export async function setPassword(
     // Fail fast before paying for scrypt; the update below still catches a racing removal.
     if ((await store.findUserCredentials(username)) === undefined) throw unknownUser(username);
     const hash = await hashPassword(password, scrypt);
-    return store.setUserPassword(username, hash).catch(whenUnknown(username));
+    return store.setUserPassword(username, hash).catch(whenUnknownUser(username));
   });
   const sessions = ended === 1 ? '1 session' : `${ended} sessions`;
   context.io.stdout.write(`password of user ${username} changed; ${sessions} ended, tokens kept\n`);
@@ -53,7 +53,7 @@ export async function setPassword(
 
 /** `user remove <username>`: the user is deleted at once, with its tokens, sessions and grants. */
 export async function removeUser(context: CliContext, username: string): Promise<void> {
-  await context.withStore((store) => store.removeUser(username).catch(whenUnknown(username)));
+  await context.withStore((store) => store.removeUser(username).catch(whenUnknownUser(username)));
   context.io.stdout.write(`user ${username} removed, with its tokens, sessions and grants\n`);
 }
 
@@ -63,7 +63,7 @@ export async function removeUser(context: CliContext, username: string): Promise
  */
 export async function lockUser(context: CliContext, username: string): Promise<void> {
   const locked = await context.withStore((store) =>
-    store.lockUser(username, context.now()).catch(whenUnknown(username)),
+    store.lockUser(username, context.now()).catch(whenUnknownUser(username)),
   );
   context.io.stdout.write(
     locked
@@ -75,7 +75,7 @@ export async function lockUser(context: CliContext, username: string): Promise<v
 /** `user unlock <username>`: the user's password works again, and its unexpired tokens and sessions. */
 export async function unlockUser(context: CliContext, username: string): Promise<void> {
   const unlocked = await context.withStore((store) =>
-    store.unlockUser(username).catch(whenUnknown(username)),
+    store.unlockUser(username).catch(whenUnknownUser(username)),
   );
   context.io.stdout.write(
     unlocked ? `user ${username} unlocked\n` : `user ${username} was not locked\n`,
@@ -86,8 +86,8 @@ function unknownUser(username: string): CliError {
   return new CliError(`no user is named ${JSON.stringify(username)} (see user list)`);
 }
 
-/** Rethrows an error, as {@link unknownUser} when the store found no such user. */
-function whenUnknown(username: string): (error: unknown) => never {
+/** Rethrows an error, as a {@link CliError} naming the user when the store found no such user. */
+export function whenUnknownUser(username: string): (error: unknown) => never {
   return (error) => {
     if (error instanceof NotFoundError) throw unknownUser(username);
     throw error;
