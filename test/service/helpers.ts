@@ -157,7 +157,7 @@ export function basic(username: string, password: string): Record<string, string
 
 /** A token from `POST /api/token`; fails the test unless the exchange succeeds. */
 export async function getToken(
-  service: Service,
+  service: Pick<Service, 'fetch'>,
   username: string,
   password: string,
 ): Promise<string> {

@@ -10,17 +10,9 @@ import { asAdmin, postgresDatabase, redisNamespace } from '../helpers/services.j
 import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { freePort, until } from '../helpers/wait.js';
 import { basic, bearer, form, setCookies } from './helpers.js';
-import { cli, runServer, type ServerProcess } from './processes.js';
+import { cli, LISTENING, runServer, startInstance, type Instance } from './processes.js';
 
-const LISTENING = /"msg":"vouch service listening"/;
 const PASSWORD = 'correct horse battery staple';
-
-/** One running instance. */
-interface Instance {
-  readonly base: string;
-  readonly server: ServerProcess;
-  fetch(path: string, init?: RequestInit): Promise<Response>;
-}
 
 /** Two instances on one database, the environment they share, and the database's name. */
 interface Cluster {
@@ -63,19 +55,13 @@ async function cluster(
       : redisUrl;
   const instanceDatabase =
     options.databaseUrl === undefined ? database.url : await options.databaseUrl(database.url);
-  const start = async (extra: NodeJS.ProcessEnv = {}): Promise<Instance> => {
-    const port = await freePort();
-    const server = runServer(t, {
+  const start = (extra: NodeJS.ProcessEnv = {}): Promise<Instance> =>
+    startInstance(t, {
       ...env,
       DATABASE_URL: instanceDatabase,
       ...(instanceRedis === undefined ? {} : { REDIS_URL: instanceRedis }),
-      PORT: String(port),
       ...extra,
     });
-    await server.waitFor(LISTENING);
-    const base = `http://127.0.0.1:${port}`;
-    return { base, server, fetch: (path, init) => fetch(base + path, init) };
-  };
   const [a, b] = await Promise.all([start(), start()]);
   return { a, b, env, database: database.name, start };
 }

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../helpers/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -70,6 +71,27 @@ export function runServer(t: TestContext, env: NodeJS.ProcessEnv): ServerProcess
     stdout: () => stdout,
     stderr: () => stderr,
   };
+}
+
+/** What a service process logs once it listens. */
+export const LISTENING = /"msg":"vouch service listening"/;
+
+/** A service process listening on a loopback port. */
+export interface Instance {
+  /** `http://127.0.0.1:<port>`. */
+  readonly base: string;
+  readonly server: ServerProcess;
+  /** `fetch` relative to {@link base}. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** {@link runServer} with `env` on a free loopback port, once it listens. */
+export async function startInstance(t: TestContext, env: NodeJS.ProcessEnv): Promise<Instance> {
+  const port = await freePort();
+  const server = runServer(t, { ...env, HOST: '127.0.0.1', PORT: String(port) });
+  await server.waitFor(LISTENING);
+  const base = `http://127.0.0.1:${port}`;
+  return { base, server, fetch: (path, init) => fetch(base + path, init) };
 }
 
 /** What a CLI command printed, and how it exited. */
