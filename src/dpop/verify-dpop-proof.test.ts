@@ -54,6 +54,19 @@ describe('verifyDPoPProof (RFC 9449 §4.3)', () => {
     }
   });
 
+  it('checks a header it has seen against every rule of the call: alg allowed, signature', async () => {
+    const pair = await proofKey('ES256');
+    const seen = await signProof(pair, { htu: URL_, token: TOKEN });
+    assert.equal((await verifyDPoPProof(seen, expected())).valid, true);
+    const again = await signProof(pair, { htu: URL_, token: TOKEN });
+    assert.equal(again.split('.')[0], seen.split('.')[0], 'the same header');
+    assert.deepEqual(await verifyDPoPProof(again, expected({ algorithms: ['RS256'] })), INVALID);
+    const forged = `${again.slice(0, again.lastIndexOf('.'))}.${seen.split('.')[2]}`;
+    assert.deepEqual(await verifyDPoPProof(forged, expected()), INVALID);
+    assert.deepEqual(await verifyDPoPProof(`${again.split('.')[0]}.e30`, expected()), INVALID);
+    assert.equal((await verifyDPoPProof(again, expected())).valid, true);
+  });
+
   it('§4.3 (9): compares htu and the URL normalised, without query or fragment', async () => {
     const proof = await signProof(key, { htu: 'HTTPS://API.test:443/./mcp', token: TOKEN });
     assert.equal((await verifyDPoPProof(proof, expected())).valid, true);

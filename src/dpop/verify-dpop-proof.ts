@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, type JWK, type JWTPayload } from 'jose';
 import type { DPoPNonces } from './dpop-nonces.js';
-import { embeddedKey, type EmbeddedKey } from './embedded-key.js';
+import { embeddedKey, knownKey, type EmbeddedKey, type ProofHeader } from './embedded-key.js';
 import { normalizeHtu } from './normalize-htu.js';
 import { isSignedBy } from './proof-signature.js';
 import { sha256url } from './sha256-url.js';
@@ -52,8 +52,9 @@ const MAX_PROOF_LENGTH = 8192;
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
 /**
- * Checks a DPoP proof JWT against the request it came with (RFC 9449 §4.3), cheapest first:
- * compact JWS; `typ` `dpop+jwt`; no `crit`; `alg` allowed; a public `jwk`; `htm`, `htu`, `iat` within
+ * Checks a DPoP proof JWT against the request it came with (RFC 9449 §4.3), cheapest first: its
+ * header (`typ` `dpop+jwt`, no `crit`, a public `jwk`, `alg` allowed; a header whose key was
+ * imported lately is not decoded again); a compact JWS; `htm`, `htu`, `iat` within
  * `[now - maxAge, now]` (give or take `clockTolerance`), a `jti`, `ath` the token's SHA-256;
  * the server's `nonce` when it has nonces (else `use_dpop_nonce`, with the nonce of the moment);
  * then the signature with the `jwk`. What is left to the caller: the token's `cnf.jkt` against
@@ -71,42 +72,59 @@ export async function verifyDPoPProof(
   expected: DPoPProofExpectations,
 ): Promise<ValidDPoPProof | InvalidDPoPProof> {
   if (proof.length > MAX_PROOF_LENGTH) return INVALID;
-  let header: Record<string, unknown>;
+  const { now } = expected;
+  // The header's text alone decides it: one whose key was imported passed every check below.
+  const segment = proof.slice(0, Math.max(0, proof.indexOf('.')));
+  const known = knownKey(segment, now);
+  const header = known ?? checkedHeader(proof);
+  if (header === undefined || !expected.algorithms.includes(header.alg)) return INVALID;
   let claims: JWTPayload;
   try {
-    header = decodeProtectedHeader(proof);
     claims = decodeJwt(proof);
   } catch {
     return INVALID;
   }
-  const { alg, jwk } = header;
-  if (!isDPoPType(header['typ'])) return INVALID;
-  // RFC 7515 §4.1.11: no JWS extension is understood here, so none may be critical.
-  if (Object.hasOwn(header, 'crit')) return INVALID;
-  if (typeof alg !== 'string' || !expected.algorithms.includes(alg)) return INVALID;
-  if (!isPublicJwk(jwk)) return INVALID;
   const freshUntil = freshness(claims, expected);
   if (freshUntil === undefined) return INVALID;
   const { nonces } = expected;
   if (nonces !== undefined) {
     const { nonce } = claims;
-    if (typeof nonce !== 'string' || !nonces.accepts(nonce, expected.now)) {
-      return { valid: false, error: 'use_dpop_nonce', nonce: nonces.issue(expected.now) };
+    if (typeof nonce !== 'string' || !nonces.accepts(nonce, now)) {
+      return { valid: false, error: 'use_dpop_nonce', nonce: nonces.issue(now) };
     }
   }
   let embedded: EmbeddedKey;
   try {
-    embedded = await embeddedKey(alg, jwk, expected.now);
+    embedded = known ?? (await embeddedKey(segment, header, now));
   } catch {
     // The key and its algorithm are the client's: whatever jose (JOSEError, a TypeError for an
     // RSA key under 2048 bits) or WebCrypto (a DOMException for a point off the curve) throws of
     // them, the proof proves nothing.
     return INVALID;
   }
-  if (!(await isSignedBy(proof, alg, embedded.key, embedded.check))) return INVALID;
+  if (!(await isSignedBy(proof, header.alg, embedded.key, embedded.check))) return INVALID;
   const { jkt } = embedded;
   const replayKey = sha256url(`${jkt}.${String(claims.jti)}`);
   return { valid: true, jkt, replayKey, expiresAt: freshUntil };
+}
+
+/**
+ * The algorithm and key of a proof's protected header, if it decodes and is a DPoP proof's:
+ * `typ` `dpop+jwt`, no `crit`, an `alg` named, a public `jwk`. `undefined` otherwise.
+ */
+function checkedHeader(proof: string): ProofHeader | undefined {
+  let header: Record<string, unknown>;
+  try {
+    header = decodeProtectedHeader(proof);
+  } catch {
+    return undefined;
+  }
+  const { alg, jwk } = header;
+  if (!isDPoPType(header['typ'])) return undefined;
+  // RFC 7515 §4.1.11: no JWS extension is understood here, so none may be critical.
+  if (Object.hasOwn(header, 'crit')) return undefined;
+  if (typeof alg !== 'string' || !isPublicJwk(jwk)) return undefined;
+  return { alg, jwk };
 }
 
 /**
@@ -118,7 +136,10 @@ function freshness(claims: JWTPayload, expected: DPoPProofExpectations): number 
   if (htm !== expected.method) return undefined;
   if (typeof htu !== 'string') return undefined;
   const url = normalizeHtu(htu);
-  if (url === undefined || url !== normalizeHtu(expected.url)) return undefined;
+  // The very text of the request's URL is that URL, normalised alike.
+  if (url === undefined || (htu !== expected.url && url !== normalizeHtu(expected.url))) {
+    return undefined;
+  }
   if (typeof jti !== 'string' || jti === '') return undefined;
   if (ath !== sha256url(expected.accessToken)) return undefined;
   if (typeof iat !== 'number' || !Number.isFinite(iat)) return undefined;
