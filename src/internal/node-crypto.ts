@@ -34,6 +34,8 @@ export interface NodeCrypto {
   createHash(algorithm: 'sha256'): {
     update(data: string): { digest(encoding: 'base64url'): string };
   };
+  /** The one-shot hash, without a Hash object (Node 21.7+, Bun, Deno 2.2+). */
+  readonly hash?: (algorithm: 'sha256', data: string, encoding: 'base64url') => string;
 }
 
 interface WithBuiltins {
