@@ -3,13 +3,15 @@
 // through vouch and @nestjs/passport on Nest (on Express and on Fastify), each server with its
 // no-auth baseline, timed by wrk (autocannon without it) in rounds; on Fastify too, the JWTs and
 // opaque tokens of a real authorization server, and DPoP-bound JWTs with a proof a request beside
-// plain ones on the same route. See bench/README.md.
+// plain ones on the same route, what DPoP adds counted in proof signature checks timed here. See
+// bench/README.md.
 //
 //   npm run bench -- [--duration 1] [--rounds 20] [--warmup 2] [--connections 50] [--pipelining 1]
 //     [--generator wrk|autocannon]
 import { fileURLToPath } from 'node:url';
 import {
   DPOP_REPLAY_ENTRIES,
+  dpopCostTargets,
   oauthRoutes,
   oauthTargets,
   routes,
@@ -20,7 +22,14 @@ import { proofsNeeded } from './dpop-proofs.js';
 import { fire, rounds, verify, warmUp, type Group } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import { startServer, type ServerProcess } from './process.js';
-import { summarise, table, targetTable } from './report.js';
+import {
+  CHECKS_A_ROUND,
+  PROOF_CHECK,
+  proofCheck,
+  TIMED_PROOFS,
+  type ProofCheck,
+} from './proof-check.js';
+import { costTable, summarise, table, targetTable, type UnitTiming } from './report.js';
 import { startTokenIssuer } from './token-issuer.js';
 
 const PEERS = [
@@ -58,7 +67,7 @@ try {
     ServerProcess
   >;
   for (const route of Object.values(routes)) await verify(servers[route.server]!.port, route);
-  await signProofs(fastify.port);
+  const check = await signProofs(fastify.port);
   for (const route of Object.values(oauth)) await verify(fastify.port, route);
   const checked = issuer.introspections();
   console.log('checked   every route answers 200 and the body with its credential, 401 without');
@@ -82,7 +91,12 @@ try {
   ];
   await warmUp(groups, load);
   const warm = issuer.introspections();
-  const runs = await rounds(groups, { ...load, warmup: 0 });
+  check.time(CHECKS_A_ROUND);
+  // The unit of DPoP's cost, timed here, in every round: it follows the machine as the runs do.
+  const checks: UnitTiming[] = [];
+  const runs = await rounds(groups, { ...load, warmup: 0 }, (round) => {
+    checks.push({ round, micros: check.time(CHECKS_A_ROUND) });
+  });
   // The introspection route is timed on its warm cache only if the rounds asked the server nothing.
   const timed = issuer.introspections() - warm;
   console.log(
@@ -96,11 +110,12 @@ try {
   const labels = [...new Set(groups.flatMap((group) => group.shots.map((shot) => shot.label)))];
   const summaries = summarise(labels, runs);
   const allTargets = [...targets, ...oauthTargets(oauth)];
-  console.log(`\n${table(summaries)}\n\n${targetTable(runs, allTargets)}\n`);
+  const costs = costTable(runs, dpopCostTargets(oauth), { label: PROOF_CHECK, timings: checks });
+  console.log(`\n${table(summaries)}\n\n${targetTable(runs, allTargets)}\n\n${costs}\n`);
   const { taken, left } = issuer.proofs;
   const sent = `${taken.toLocaleString('en-US')} of ${(taken + left).toLocaleString('en-US')}`;
   console.log(`proofs    DPoP proofs sent: ${sent}`);
-  save('compare', started, { settings: load, summaries, runs });
+  save('compare', started, { settings: load, summaries, runs, proofChecks: checks });
 } catch (error) {
   const { taken, left } = issuer.proofs;
   if (taken > 0 && left === 0) console.error('the pool of DPoP proofs ran out: see proofsNeeded');
@@ -112,16 +127,17 @@ try {
 
 /**
  * Signs every DPoP proof of the run, here, before any timing, sized from one second of the same
- * route with a plain Bearer JWT (the load generator must never sign); prints what it cost.
+ * route with a plain Bearer JWT (the load generator must never sign); prints what it cost. The
+ * first few are kept to time a proof's signature check on.
  */
-async function signProofs(port: number): Promise<void> {
+async function signProofs(port: number): Promise<ProofCheck> {
   const rate = (await fire(port, oauth.dpopBearer, { seconds: 1 }, load)).requestsPerSecond;
   const count = proofsNeeded(rate, load);
   if (count > DPOP_REPLAY_ENTRIES) {
     throw new Error(`${count} DPoP proofs: more than the route remembers (${DPOP_REPLAY_ENTRIES})`);
   }
   const started = performance.now();
-  issuer.proofs.add(count);
+  issuer.proofs.add(count + TIMED_PROOFS);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const mib = (issuer.proofs.bytes / 2 ** 20).toFixed(0);
   const per = Math.round(rate).toLocaleString('en-US');
@@ -129,4 +145,5 @@ async function signProofs(port: number): Promise<void> {
     `proofs    ${count.toLocaleString('en-US')} DPoP proofs signed in ${seconds} s ` +
       `(a file of ${mib} MiB), for the Bearer shot's ${per} req/s`,
   );
+  return proofCheck(Array.from({ length: TIMED_PROOFS }, () => issuer.proofs.next()!));
 }

@@ -2,7 +2,7 @@
 // refuses without its credential (the Nest apps' on both platforms too), the OAuth routes with
 // the tokens of the bench's authorization server, the DPoP route with a proof of the pool a
 // request (through wrk and through autocannon), a wrong answer or a non-2xx aborts, every target
-// compares routes of one server, and the order of the runs.
+// compares routes of one server, the order of the runs, and what is timed in process each round.
 import { serve } from '@hono/node-server';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -13,6 +13,7 @@ import { Vouch } from '../src/nestjs/vouch.js';
 import { JWT_RESOURCE, OPAQUE_RESOURCE } from '../test/helpers/authorization-server.js';
 import {
   API_KEY,
+  dpopCostTargets,
   dpopUrl,
   expressApp,
   fastifyApp,
@@ -25,7 +26,7 @@ import {
   type OAuthRoutes,
 } from './apps.js';
 import { proofPool } from './dpop-proofs.js';
-import { fire, schedule, verify, type Generator } from './load.js';
+import { fire, rounds, schedule, verify, type Generator } from './load.js';
 import { nestListener } from './nest-apps.js';
 import { startTokenIssuer, type TokenIssuer } from './token-issuer.js';
 import { wrkVersion } from './wrk.js';
@@ -189,8 +190,35 @@ describe('the apps of npm run bench', () => {
     assert.equal(late.mock.callCount(), 0);
   });
 
+  it('times something in this process before the first run of each round, when asked', async () => {
+    const events: string[] = [];
+    const server = {
+      port: ports.fastify,
+      cpu: async () => {
+        events.push('cpu');
+        return process.cpuUsage();
+      },
+    };
+    const groups = [{ server, shots: [routes.fastify, routes.bearer] as const }];
+    const load = { connections: 2, pipelining: 1, generator: 'autocannon' as const };
+    const runs = await rounds(groups, { ...load, rounds: 2, seconds: 0.2, warmup: 0 }, (round) => {
+      events.push(`round ${round}`);
+    });
+    // Each run reads the server's CPU before and after; the last round ends on its baseline.
+    const run = 'cpu cpu';
+    assert.equal(events.join(' '), `round 1 ${run} ${run} round 2 ${run} ${run} ${run}`);
+    assert.deepEqual(
+      runs.map(({ round }) => round),
+      [1, 1, 2, 2, 2],
+    );
+  });
+
   it('every target compares two routes of one server: a ratio across engines measures them', () => {
-    for (const { first, second } of [...targets, ...oauthTargets(oauth)]) {
+    for (const { first, second } of [
+      ...targets,
+      ...oauthTargets(oauth),
+      ...dpopCostTargets(oauth),
+    ]) {
       assert.equal(first.server, second.server, `${first.label} ÷ ${second.label}`);
     }
   });

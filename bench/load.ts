@@ -243,17 +243,24 @@ export async function warmUp(
 
 /**
  * Warms every route up, then times the rounds, with the server's CPU, the load generator's, and
- * what the rest of the machine spent beside them and this process.
+ * what the rest of the machine spent beside them and this process; `eachRound` is called before
+ * each round's first run (to time something in this process in the same rounds).
  */
 export async function rounds(
   groups: readonly Group[],
   options: LoadSettings & { rounds: number; seconds: number; warmup: number },
+  eachRound?: (round: number) => void,
 ): Promise<Run[]> {
   await warmUp(groups, options);
   const runs: Run[] = [];
   const others: number[] = [];
   const lists = groups.map((g) => g.shots);
+  let current = 0;
   for (const { round, group, item } of schedule(lists, options.rounds)) {
+    if (round !== current) {
+      current = round;
+      eachRound?.(round);
+    }
     const { server, shots } = groups[group]!;
     const serverBefore = micros(await server.cpu());
     const ownBefore = process.cpuUsage();

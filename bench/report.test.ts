@@ -1,8 +1,10 @@
 // The reports' arithmetic on known runs: medians and their interval, ratios to the baseline runs
-// around each run, the tables and targets, and the memory verdict.
+// around each run, the tables and targets, costs in units timed in process, the memory verdict.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  costTable,
+  extraCost,
   FLAT_LIMIT_BYTES_PER_MILLION as LIMIT,
   median,
   medianInterval,
@@ -111,6 +113,65 @@ describe('tables', () => {
     const paired = versus(runs, { first: y, second: x, paired: true });
     assert.deepEqual(paired, { ratio: 1, interval: [0.5, 1.5] });
     assert.deepEqual(versus(runs, { first: y, second: x }).interval, [0.05, 0.15]);
+  });
+});
+
+describe('cost in units', () => {
+  /** A run of `label` in `round` that cost the server `micros` µs a request. */
+  const costing = (label: string, round: number, micros: number): Run => ({
+    ...run(label, 'F', round, 1000),
+    serverMicrosPerRequest: micros,
+  });
+  // Rounds of d and b, and the unit timed in each: d − b is 130, 170 and 120 µs; 2, 2.5 and 2 units.
+  const runs = [
+    [250, 120],
+    [300, 130],
+    [260, 140],
+  ].flatMap(([d, b], i) => [costing('d', i + 1, d!), costing('b', i + 1, b!)]);
+  const units = [65, 68, 60].map((micros, i) => ({ round: i + 1, micros }));
+  const [d, b] = [{ label: 'd' }, { label: 'b' }];
+
+  it("takes a route's server µs over another's round by round, and each round's in its unit", () => {
+    assert.deepEqual(extraCost(runs, { first: d, second: b }, units), {
+      micros: 130,
+      microsInterval: [120, 170],
+      ratio: 2,
+      interval: [2, 2.5],
+      unit: 65,
+      unitInterval: [60, 68],
+    });
+  });
+
+  it('leaves out a round without either route or the unit, and needs one', () => {
+    const fewer = extraCost(runs.slice(2), { first: d, second: b }, units.slice(0, 2));
+    assert.deepEqual([fewer.micros, fewer.ratio, fewer.unit], [170, 2.5, 66.5]);
+    assert.throws(() => extraCost(runs.slice(2), { first: d, second: b }, units.slice(0, 1)), {
+      message: 'd − b: no round with both and the unit',
+    });
+  });
+
+  it('judges each target against its number of units, and prints the unit last', () => {
+    const text = costTable(
+      runs,
+      [
+        { first: d, second: b, times: 2.5 },
+        { first: d, second: b, times: 1.5 },
+      ],
+      {
+        label: 'one check',
+        timings: units,
+      },
+    );
+    const rows = text.split('\n');
+    assert.match(
+      rows[2]!,
+      /^\| d − b ≤ 2\.5× one check +\| +130\.0 \| 120\.0–170\.0 \| 2\.00× \| 2\.00–2\.50 \| yes \|$/,
+    );
+    assert.match(rows[3]!, /^\| d − b ≤ 1\.5× one check .* \| {2}NO \|$/);
+    assert.match(
+      rows[4]!,
+      /^\| one check, in this process +\| +65\.0 \| +60\.0–68\.0 \| 1\.00× \| +\| +\|$/,
+    );
   });
 });
 

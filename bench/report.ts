@@ -1,5 +1,6 @@
 // The arithmetic of the reports: medians over rounds, each run's ratio to the baseline runs of its
-// own server around it, distribution-free 95 % intervals, the tables, and the memory verdict.
+// own server around it, distribution-free 95 % intervals, the tables, what a route costs beyond
+// another in units timed in process, and the memory verdict.
 
 /** One timed run of one route; `sequence` is its place in the order of timing. */
 export interface Run {
@@ -149,6 +150,91 @@ export function targetTable(runs: readonly Run[], targets: readonly Target[]): s
         ratio >= target.times ? 'yes' : 'NO',
       ];
     }),
+  ]);
+}
+
+/** Something timed in this process once a round, in µs, to judge server time against. */
+export interface UnitTiming {
+  readonly round: number;
+  readonly micros: number;
+}
+
+/** What a cost target judges: route `first`'s server time a request beyond route `second`'s. */
+export interface CostTarget {
+  readonly first: { readonly label: string };
+  readonly second: { readonly label: string };
+  /** At most this many units. */
+  readonly times: number;
+}
+
+/**
+ * Route `first`'s server µs a request minus route `second`'s, round by round, and that difference
+ * over the unit timed in the same round: the medians and their intervals, and the unit's own.
+ */
+export function extraCost(
+  runs: readonly Run[],
+  { first, second }: Omit<CostTarget, 'times'>,
+  units: readonly UnitTiming[],
+) {
+  const extra: number[] = [];
+  const ratios: number[] = [];
+  for (const unit of units) {
+    const figure = (label: string) =>
+      runs.find((run) => run.round === unit.round && run.label === label)?.serverMicrosPerRequest;
+    const [a, b] = [figure(first.label), figure(second.label)];
+    if (a === undefined || b === undefined) continue;
+    extra.push(a - b);
+    ratios.push((a - b) / unit.micros);
+  }
+  if (extra.length === 0) {
+    throw new Error(`${first.label} − ${second.label}: no round with both and the unit`);
+  }
+  const unitMicros = units.map((unit) => unit.micros);
+  return {
+    micros: median(extra),
+    microsInterval: medianInterval(extra),
+    ratio: median(ratios),
+    interval: medianInterval(ratios),
+    unit: median(unitMicros),
+    unitInterval: medianInterval(unitMicros),
+  };
+}
+
+const micros = (n: number) => n.toFixed(1);
+const microsRange = ([low, high]: readonly [number, number]) => `${micros(low)}–${micros(high)}`;
+
+/**
+ * Each cost target as a row: the server µs a request route `first` adds to route `second`, round
+ * by round, and that in units, judged against `times`; then the unit itself, timed in this process.
+ */
+export function costTable(
+  runs: readonly Run[],
+  targets: readonly CostTarget[],
+  unit: { readonly label: string; readonly timings: readonly UnitTiming[] },
+): string {
+  const rows = targets.map((target) => {
+    const cost = extraCost(runs, target, unit.timings);
+    return [
+      `${target.first.label} − ${target.second.label} ≤ ${target.times}× ${unit.label}`,
+      micros(cost.micros),
+      microsRange(cost.microsInterval),
+      times(cost.ratio),
+      range(cost.interval),
+      cost.ratio <= target.times ? 'yes' : 'NO',
+    ];
+  });
+  const unitMicros = unit.timings.map((timing) => timing.micros);
+  return markdownTable([
+    ['target', 'server µs/req', '95 % CI', 'units', '95 % CI', 'met'],
+    ...rows,
+    [
+      `${unit.label}, in this process`,
+      micros(median(unitMicros)),
+      microsRange(medianInterval(unitMicros)),
+      '1.00×',
+      '',
+      '',
+    ],
   ]);
 }
 
