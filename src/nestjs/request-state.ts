@@ -17,9 +17,12 @@ export interface RequestState {
   refusalHeaders: Readonly<Record<string, string>> | undefined;
 }
 
-// Keyed by Node's request, which the platform's request objects wrap (Fastify) or are (Express):
-// Nest hands middleware the one and handlers the other.
-const states = new WeakMap<object, RequestState>();
+// On Node's request, which the platform's request objects wrap (Fastify) or are (Express): Nest
+// hands middleware the one and handlers the other. A property rather than a WeakMap entry, which
+// costs about a microsecond a request (the insertion, then the collector's ephemeron work).
+const kState = Symbol('vouch.state');
+
+type Stated = { [kState]?: RequestState };
 
 /** Node's request under a platform's: Fastify's `request.raw`, or Express's request itself. */
 export function rawOf(request: object): object {
@@ -29,7 +32,7 @@ export function rawOf(request: object): object {
 
 /** The state of a request, given its platform's request or Node's. */
 export function stateOf(request: object): RequestState | undefined {
-  return states.get(rawOf(request));
+  return (rawOf(request) as Stated)[kState];
 }
 
 /** Starts the state of a request that `entry` decides. */
@@ -42,7 +45,7 @@ export function openState(request: object, entry: RouteEntry): RequestState {
     challenges: [],
     refusalHeaders: undefined,
   };
-  states.set(rawOf(request), state);
+  (rawOf(request) as Stated)[kState] = state;
   return state;
 }
 

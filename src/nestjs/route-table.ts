@@ -52,7 +52,10 @@ const scanner = new MetadataScanner();
  */
 export class RouteTable {
   readonly #settings: ModuleSettings;
+  /** The entries by handler: one for every controller the handler serves. */
   readonly #entries = new Map<object, RouteEntry>();
+  /** The entries by controller, then handler, once resolved: what the guard reads a request. */
+  readonly #resolved = new Map<object, Map<object, RouteEntry>>();
   readonly #registry = new SchemeRegistry();
 
   constructor(settings: ModuleSettings, modules: ModulesContainer) {
@@ -95,6 +98,19 @@ export class RouteTable {
    * could not tell which applies (a start-up error).
    */
   entryFor(controller: object, handler: object): RouteEntry {
+    let handlers = this.#resolved.get(controller);
+    const resolved = handlers?.get(handler);
+    if (resolved !== undefined) return resolved;
+    const entry = this.#resolve(controller, handler);
+    if (handlers === undefined) {
+      handlers = new Map<object, RouteEntry>();
+      this.#resolved.set(controller, handlers);
+    }
+    handlers.set(handler, entry);
+    return entry;
+  }
+
+  #resolve(controller: object, handler: object): RouteEntry {
     const setting = settingOf(handler) ?? settingOf(controller) ?? this.#settings.auth;
     const where = `${(controller as { name: string }).name}.${(handler as { name: string }).name}`;
     const known = this.#entries.get(handler);

@@ -25,9 +25,8 @@ export class VouchGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const entry = this.#vouch.routes.entryFor(context.getClass(), context.getHandler());
-    const http = context.switchToHttp();
-    const request = http.getRequest<object>();
-    const response = http.getResponse<unknown>();
+    // Not switchToHttp(), which puts three new closures on the context at every call.
+    const [request, response] = context.getArgs<[object, unknown]>();
     const adapter = this.#host.httpAdapter;
     const state = stateOf(request);
     if (state?.entry === entry) return pass(finishCsrf(state, request, response, adapter));
