@@ -257,10 +257,13 @@ export async function fastifyApp(oauth: OAuthSettings): Promise<FastifyInstance>
     });
     scope.get(routes.basicPeer.path, { onRequest: scope.basicAuth }, handler);
   });
+  // It answers what vouch answers an API key: the caller's own, kept from shared caches.
   const keyHook: onRequestHookHandler = (request, reply, done) => {
     const key = request.headers['x-api-key'];
-    if (typeof key === 'string' && isKey(key)) done();
-    else void reply.code(401).send({ detail: 'Unauthorized' });
+    if (typeof key === 'string' && isKey(key)) {
+      void reply.header('cache-control', 'private');
+      done();
+    } else void reply.code(401).send({ detail: 'Unauthorized' });
   };
   app.get(routes.keyPeer.path, { onRequest: keyHook }, handler);
   await app.register(async (scope) => {
