@@ -54,8 +54,9 @@ if (missing.length > 0) {
 }
 
 mkdirSync('test-results', { recursive: true });
-const tap = join('test-results', 'tests.tap');
-// A summary left by an earlier run must never pass for this one's.
+// This run's own summary: another run at the same time writes its own file. One left by an
+// earlier run of the same process id must never pass for this one's.
+const tap = join('test-results', `tests-${process.pid}.tap`);
 rmSync(tap, { force: true });
 const node = [
   process.execPath,
@@ -87,6 +88,7 @@ try {
 } catch {
   // No TAP file at all: reported below like a file without a summary.
 }
+rmSync(tap, { force: true });
 if (counts.pass === undefined) {
   const end = result.signal
     ? `was killed by ${result.signal}`

@@ -1,12 +1,23 @@
 // scripts/test.mjs as a newcomer meets it: run in a copy of the repository's shape, with and
 // without its dependencies installed. A run that could not start, or ended without results,
-// must say why and fail, never print a summary of zero tests.
+// must say why and fail, never print a summary of zero tests. Runs at the same time each sum up
+// their own.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
+import { until } from '../test/helpers/wait.js';
 
 const root = resolve(import.meta.dirname, '..');
 const SUMMARY = /^tests: /m;
@@ -32,15 +43,39 @@ function installed(dir: string): void {
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
 }
 
-function runScript(dir: string, ...args: string[]) {
+/** The environment the script runs in: this one, with `env` added. */
+function environment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const merged = { ...process.env };
   // Without this, the runner it starts would take itself for one nested in this test and skip.
-  const env = { ...process.env };
-  delete env.NODE_TEST_CONTEXT;
+  delete merged.NODE_TEST_CONTEXT;
+  return { ...merged, ...env };
+}
+
+function runScript(dir: string, ...args: string[]) {
+  return runScriptWith({}, dir, ...args);
+}
+
+function runScriptWith(env: NodeJS.ProcessEnv, dir: string, ...args: string[]) {
   return spawnSync(process.execPath, [join('scripts', 'test.mjs'), ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env,
+    env: environment(env),
   });
+}
+
+/** {@link runScript} without waiting: resolves with its status and output. */
+async function startScript(dir: string, ...args: string[]) {
+  const child = spawn(process.execPath, [join('scripts', 'test.mjs'), ...args], {
+    cwd: dir,
+    env: environment({}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout, stderr };
 }
 
 const PASSING = "import { it } from 'node:test';\nit('passes', () => {});\n";
@@ -76,5 +111,30 @@ describe('scripts/test.mjs', () => {
     const result = runScript(dir, '--no-coverage');
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /^tests: 1 passed, 0 failed, 0 skipped$/m);
+  });
+
+  it('sums up its own run when another runs at the same time', async () => {
+    const dir = repository({
+      // The first run's only test lasts until the second run has ended.
+      'test/first.test.ts': `import { existsSync, writeFileSync } from 'node:fs';
+import { it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+it('outlasts the other run', async () => {
+  writeFileSync('first.started', '');
+  const deadline = Date.now() + 60_000;
+  while (!existsSync('second.ended') && Date.now() < deadline) await sleep(20);
+});
+`,
+      'test/second.test.ts': `${PASSING}it('passes too', () => {});\n`,
+    });
+    installed(dir);
+    const first = startScript(dir, '--no-coverage', 'first');
+    await until(() => existsSync(join(dir, 'first.started')), 'the first run is under way', 60_000);
+    const second = runScript(dir, '--no-coverage', 'second');
+    writeFileSync(join(dir, 'second.ended'), '');
+    assert.match(second.stdout, /^tests: 2 passed, 0 failed, 0 skipped$/m);
+    const { status, stdout, stderr } = await first;
+    assert.equal(status, 0, stdout + stderr);
+    assert.match(stdout, /^tests: 1 passed, 0 failed, 0 skipped$/m);
   });
 });
