@@ -3,10 +3,15 @@
 // Node 20 does not expand globs for --test, so the files are listed here. Extra arguments filter
 // by path. The last line is a plain "tests: N passed, N failed, N skipped" summary, or, when the
 // runner could not start or ended without one, the reason, with a non-zero exit status.
+// Files run CONCURRENCY at a time (VOUCH_TEST_CONCURRENCY=N to change it; 1 runs them one by
+// one): most of their time is spent waiting on sockets, child processes, databases and scrypt,
+// not on a processor, so more files than processors fit.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+
+const CONCURRENCY = 4;
 
 const roots = ['src', 'test', 'examples', 'bench', 'service', 'scripts'];
 const files = [];
@@ -37,6 +42,15 @@ if (selected.length === 0) {
   process.exit(1);
 }
 
+const concurrencyVariable = process.env.VOUCH_TEST_CONCURRENCY ?? '';
+const concurrency = concurrencyVariable === '' ? CONCURRENCY : Number(concurrencyVariable);
+if (!Number.isSafeInteger(concurrency) || concurrency < 1) {
+  console.error(
+    `VOUCH_TEST_CONCURRENCY must be a whole number from 1, not "${concurrencyVariable}"`,
+  );
+  process.exit(1);
+}
+
 // Without the dependencies the runner cannot even start: say so rather than count nothing.
 const c8Bin = join('node_modules', '.bin', 'c8');
 const missing = [];
@@ -54,14 +68,16 @@ if (missing.length > 0) {
 }
 
 mkdirSync('test-results', { recursive: true });
-const tap = join('test-results', 'tests.tap');
-// A summary left by an earlier run must never pass for this one's.
+// This run's own summary: another run at the same time writes its own file. One left by an
+// earlier run of the same process id must never pass for this one's.
+const tap = join('test-results', `tests-${process.pid}.tap`);
 rmSync(tap, { force: true });
 const node = [
   process.execPath,
   '--import',
   'tsx',
   '--test',
+  `--test-concurrency=${concurrency}`,
   '--test-reporter=spec',
   '--test-reporter-destination=stdout',
   '--test-reporter=tap',
@@ -87,6 +103,7 @@ try {
 } catch {
   // No TAP file at all: reported below like a file without a summary.
 }
+rmSync(tap, { force: true });
 if (counts.pass === undefined) {
   const end = result.signal
     ? `was killed by ${result.signal}`

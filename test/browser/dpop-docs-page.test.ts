@@ -57,7 +57,7 @@ import {
   type AuthorizationServer,
 } from '../helpers/authorization-server.js';
 import { freePort } from '../helpers/wait.js';
-import { openChromium } from './swagger-ui.js';
+import { openChromium, PAGE_TEST_MS } from './swagger-ui.js';
 
 const RESOURCE = 'https://api.test/pets';
 const PATH = '/api/dpop';
@@ -246,8 +246,9 @@ async function proofSent(request: PlaywrightRequest) {
   };
 }
 
+const pageTest = { timeout: PAGE_TEST_MS };
 for (const [name, engine] of Object.entries(engines)) {
-  test(`the ${name} docs page signs DPoP proofs for Try it out`, { timeout: 90_000 }, async (t) => {
+  test(`the ${name} docs page signs DPoP proofs for Try it out`, pageTest, async (t) => {
     const as = await startAuthorizationServer({ resources: { [RESOURCE]: {} } });
     t.after(() => as.close());
     const policy: NoncePolicy = { asking: false };

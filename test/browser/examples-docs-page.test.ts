@@ -10,7 +10,7 @@ import { app as expressApp } from '../../examples/express.js';
 import { app as honoApp } from '../../examples/hono.js';
 import { createApp as createNestApp } from '../../examples/nestjs.js';
 import { PERSISTENCE_NOTE } from '../../src/openapi/persist-tokens-only-source.js';
-import { openChromium } from './swagger-ui.js';
+import { openChromium, PAGE_TEST_MS } from './swagger-ui.js';
 
 /** Each example listening on a free loopback port, closed when the test ends. */
 const examples: Record<string, (t: TestContext) => Promise<string>> = {
@@ -37,7 +37,7 @@ const examples: Record<string, (t: TestContext) => Promise<string>> = {
 for (const [engine, listen] of Object.entries(examples)) {
   test(
     `the ${engine} docs page authorizes, tries operations and keeps tokens and keys only`,
-    { timeout: 60_000 },
+    { timeout: PAGE_TEST_MS },
     async (t) => {
       const origin = await listen(t);
       const session = await openChromium(t, origin, `${engine}-docs-page`);

@@ -16,7 +16,7 @@ import {
   VouchModule,
 } from '../../src/nestjs/index.js';
 import { adapterOf, createNest } from '../helpers/nest.js';
-import { openChromium } from './swagger-ui.js';
+import { openChromium, PAGE_TEST_MS } from './swagger-ui.js';
 
 const bearer = new HttpBearer({ tokens: new Map([['browser-token', 'ann']]) });
 const cookieKey = new APIKeyCookie({
@@ -51,7 +51,7 @@ class AppModule {}
 
 test(
   'the Nest docs page on Fastify authorizes, and sends the CSRF token',
-  { timeout: 60_000 },
+  { timeout: PAGE_TEST_MS },
   async (t) => {
     const app = await createNest(AppModule, adapterOf('fastify'));
     t.after(() => app.close());

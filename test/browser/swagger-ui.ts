@@ -11,6 +11,12 @@ const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 /** How long one step in the page may take (rendering, a request, an scrypt check). */
 const STEP_MS = 15_000;
+/**
+ * How long a whole page test may take. Each step has STEP_MS: this only catches a hang elsewhere,
+ * and leaves room for all the steps on a busy machine (with other test files running beside it,
+ * the service's docs page has taken over 120 s).
+ */
+export const PAGE_TEST_MS = 300_000;
 
 /** What the page shows after Execute, and what the browser really sent. */
 export interface Outcome {

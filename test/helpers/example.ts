@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './wait.js';
+import { freePort, STARTUP_MS } from './wait.js';
 
 /** An example running as a program. */
 export interface RunningExample {
@@ -17,7 +17,7 @@ export interface RunningExample {
 
 /**
  * Starts `examples/<file>` as a program with `env` added, stops it when the test ends, and
- * resolves with its origin once it answers (within 20 s).
+ * resolves with its origin once it answers (within STARTUP_MS).
  */
 export async function runExample(
   t: TestContext,
@@ -55,7 +55,7 @@ export async function startExample(
     }
   });
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + STARTUP_MS;
   while (
     !(await fetch(origin).then(
       () => true,

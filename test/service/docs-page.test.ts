@@ -15,7 +15,7 @@ import { hashPassword } from '../../service/security/passwords.js';
 import { digest, newApiKey, newSecret } from '../../service/security/secrets.js';
 import { openStore } from '../../service/store/open-store.js';
 import { freePort } from '../helpers/wait.js';
-import { openChromium, type DocsPage } from '../browser/swagger-ui.js';
+import { openChromium, PAGE_TEST_MS, type DocsPage } from '../browser/swagger-ui.js';
 
 const USERNAME = 'alice';
 const PASSWORD = 'correct horse battery staple';
@@ -74,7 +74,7 @@ function assertNoPassword(text: string): void {
 test(
   'the docs page works in Chromium with every kind of credential',
   {
-    timeout: 120_000,
+    timeout: PAGE_TEST_MS,
   },
   async (t) => {
     const { origin, apiKey } = await startService(t);

@@ -4,14 +4,14 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../helpers/wait.js';
+import { freePort, STARTUP_MS } from '../helpers/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A service process: what it printed so far, and ways to stop it. */
 export interface ServerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Resolves once standard output matches, rejects if the process exits first or 20 s pass. */
+  /** Resolves once standard output matches; rejects if the process ends first or STARTUP_MS pass. */
   waitFor(pattern: RegExp): Promise<RegExpExecArray>;
   /** Sends SIGTERM (a graceful shutdown) and waits for the exit. */
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -44,21 +44,36 @@ export function runServer(t: TestContext, env: NodeJS.ProcessEnv): ServerProcess
   t.after(() => {
     if (running()) child.kill('SIGKILL');
   });
+  // Its output is complete once its streams have closed.
+  let closed = false;
+  child.once('close', () => (closed = true));
 
   return {
     exited,
-    async waitFor(pattern) {
-      const deadline = Date.now() + 20_000;
-      for (;;) {
-        const match = pattern.exec(stdout);
-        if (match !== null) return match;
-        if (!running() || Date.now() > deadline) {
-          throw new Error(
-            `server never printed ${String(pattern)}\nstdout:\n${stdout}\nstderr:\n${stderr}`,
-          );
+    waitFor(pattern) {
+      return new Promise((resolve, reject) => {
+        let late = false;
+        const timer = setTimeout(() => {
+          late = true;
+          check();
+        }, STARTUP_MS);
+        // Looked at each time it prints, once its output is complete, and after STARTUP_MS.
+        function check(): void {
+          const match = pattern.exec(stdout);
+          if (match === null && !closed && !late) return;
+          clearTimeout(timer);
+          child.stdout.off('data', check);
+          child.off('close', check);
+          if (match !== null) resolve(match);
+          else {
+            const said = `stdout:\n${stdout}\nstderr:\n${stderr}`;
+            reject(new Error(`server never printed ${String(pattern)}\n${said}`));
+          }
         }
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+        child.stdout.on('data', check);
+        child.on('close', check);
+        check();
+      });
     },
     stop() {
       child.kill('SIGTERM');
