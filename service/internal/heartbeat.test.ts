@@ -59,9 +59,12 @@ test('answered questions are asked every interval and never reported', async (t)
     { intervalMs: 50, deadlineMs: 100 },
   );
   t.after(stop);
-  await sleep(520);
+  const started = performance.now();
+  await until(() => asked >= 5, 'five questions');
+  const elapsed = performance.now() - started;
   assert.deepEqual(silences, []);
-  assert.ok(asked >= 5 && asked <= 11, `asked ${asked} times`);
+  // Never more often than every interval (a busy machine may ask less often, never more).
+  assert.ok(asked <= elapsed / 50 + 1, `asked ${asked} times in ${elapsed} ms`);
 });
 
 test('a question unanswered within the deadline is reported, once, and no other is asked meanwhile', async (t) => {
@@ -83,7 +86,8 @@ test('a question unanswered within the deadline is reported, once, and no other 
   assert.equal(silence?.message, 'the server did not answer within 200 ms');
   assert.equal(silence.asked, 1, 'the next question waits for the first');
   const after = silence.at - started;
-  assert.ok(after >= 250 && after < 400, `reported ${after} ms after the start`);
+  // Not before the first interval and the deadline; later only as late as a busy machine's timers.
+  assert.ok(after >= 250 && after < 2000, `reported ${after} ms after the start`);
 });
 
 test('an answer that arrived while the event loop was blocked counts', async (t) => {
@@ -141,7 +145,7 @@ test('a beat the connection cannot take (not up) asks nothing', async (t) => {
     { intervalMs: 20, deadlineMs: 30 },
   );
   t.after(stop);
-  await sleep(150);
-  assert.ok(tried >= 4);
+  // Counted beats, not a clock: a busy machine may run fewer timers in a given time.
+  await until(() => tried >= 4, 'four beats');
   assert.deepEqual(silences, []);
 });
