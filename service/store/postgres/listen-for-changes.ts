@@ -71,7 +71,9 @@ export function listenForChanges(
       fail(attempt, new Error('the listening connection ended'));
     });
     attempt.on('notification', (message) => {
-      if (message.channel === CHANGES_CHANNEL) watcher.changed(parseChange(message.payload));
+      // The connection ends after stop() returns: what it still delivers is no longer asked for.
+      if (stopped || message.channel !== CHANGES_CHANNEL) return;
+      watcher.changed(parseChange(message.payload));
     });
     attempt
       .connect()
