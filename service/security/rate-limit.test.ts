@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { createFailureLimiter, DEFAULT_FAILURE_LIMITS, type FailureLimiter } from './rate-limit.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import {
+  createFailureLimiter,
+  DEFAULT_FAILURE_LIMITS,
+  type CounterStore,
+  type FailureLimiter,
+} from './rate-limit.js';
 
 /** Checks and fails `times` attempts; returns how many were allowed. */
 async function failMany(
@@ -296,6 +302,66 @@ test("recheck, allowed, forgets the pair's failures as a success does, not the a
   assert.deepEqual(await limiter.recheck(at('10.0.0.1', 'alice')), { allowed: true });
   assert.equal(await fails(), 3);
   assert.equal((await limiter.check(at('10.0.0.1', 'bob'))).allowed, false);
+});
+
+test('recheck answers at once while no counter of the attempt can be at its limit', async (t) => {
+  const tick = fakeClock(t);
+  const limiter = createFailureLimiter({
+    perUsernameAndAddress: { attempts: 3, windowSeconds: 60 },
+    perAddress: { attempts: 5, windowSeconds: 60 },
+  });
+  const alice = at('10.0.0.1', 'alice');
+  const failAlice = (times: number) =>
+    failMany(
+      limiter,
+      times,
+      () => '10.0.0.1',
+      () => 'alice',
+    );
+  // A verdict, not a promise of one.
+  assert.deepEqual(limiter.recheck(alice), { allowed: true });
+  assert.equal(await failAlice(2), 2);
+  assert.deepEqual(limiter.recheck(alice), { allowed: true }, 'below every limit: at once');
+  // That recheck forgot the pair's two failures: three more fit, and the address's 5 are reached.
+  assert.equal(await failAlice(4), 3);
+  const read = limiter.recheck(alice);
+  assert.ok(read instanceof Promise, 'a counter may be at its limit: read');
+  assert.deepEqual(await read, { allowed: false, retryAfterSeconds: 60 });
+  const bob = limiter.recheck(at('10.0.0.1', 'bob'));
+  assert.ok(bob instanceof Promise);
+  assert.equal((await bob).allowed, false, "the address's limit holds whatever the username");
+  assert.deepEqual(limiter.recheck(at('10.0.0.2', 'bob')), { allowed: true });
+  tick(60_001);
+  assert.deepEqual(limiter.recheck(alice), { allowed: true }, 'their window has passed');
+});
+
+test('recheck keeps answering at once after a spray of failures has passed its window', async (t) => {
+  const tick = fakeClock(t);
+  const limiter = createFailureLimiter({
+    perUsernameAndAddress: { attempts: 3, windowSeconds: 60 },
+    perAddress: { attempts: 5, windowSeconds: 60 },
+    perUsername: { attempts: 3000, windowSeconds: 60 },
+  });
+  // Enough keys that what the limiter remembers of them is swept as it grows.
+  const spray = (username: string, addresses: (i: number) => string) =>
+    failMany(limiter, 3000, addresses, () => username);
+  assert.equal(await spray('alice', (i) => `10.${i >> 8}.${i & 255}.1`), 3000);
+  const read = limiter.recheck(at('10.0.7.1', 'alice'));
+  assert.ok(read instanceof Promise, "alice's limit is reached");
+  assert.equal((await read).allowed, false);
+  tick(60_001);
+  assert.equal(await spray('bob', (i) => `10.20.${i >> 8}.${i & 255}`), 3000);
+  assert.deepEqual(limiter.recheck(at('10.0.7.1', 'alice')), { allowed: true });
+  assert.ok(limiter.recheck(at('10.20.0.7', 'bob')) instanceof Promise);
+});
+
+test('counters shared with other processes are always read: they may have counted there', async (t) => {
+  fakeClock(t);
+  const shared: CounterStore = (limit) => new RateLimiterMemory(limit);
+  const limiter = createFailureLimiter({}, shared);
+  const verdict = limiter.recheck(at('10.0.0.1', 'alice'));
+  assert.ok(verdict instanceof Promise);
+  assert.deepEqual(await verdict, { allowed: true });
 });
 
 test('parallel guesses cannot overtake the limit: each allowed check is counted at once', async (t) => {

@@ -79,9 +79,11 @@ export interface FailureLimiter {
    * For a password verified before and remembered, in place of the other four: the verdict
    * `check` would give, without counting the attempt (it cannot be a guess); when allowed, what
    * `succeed` forgets is forgotten. Refused while a limit holds, a right password answers what a
-   * wrong one does, so a limit cannot be used to tell them apart.
+   * wrong one does, so a limit cannot be used to tell them apart. Answered at once, without a
+   * promise, when the counters are in this process and none of the attempt's can have reached
+   * its limit.
    */
-  recheck(attempt: Attempt): Promise<AttemptVerdict>;
+  recheck(attempt: Attempt): AttemptVerdict | Promise<AttemptVerdict>;
 }
 
 /** One kind of counter: its key prefix, how many points it holds, for how many seconds. */
@@ -91,11 +93,19 @@ export interface CounterLimit {
   readonly duration: number;
 }
 
-/** Where counters live: rate-limiter-flexible's limiter for a limit. */
-export type CounterStore = (limit: CounterLimit) => RateLimiterAbstract;
+/**
+ * Where counters live: rate-limiter-flexible's limiter for a limit. `inProcess` when only this
+ * process counts in them, so that what it counted is all there is.
+ */
+export type CounterStore = ((limit: CounterLimit) => RateLimiterAbstract) & {
+  readonly inProcess?: boolean;
+};
 
 /** Counters in this process's memory: several instances each allow the full count. */
-export const countInMemory: CounterStore = (limit) => new RateLimiterMemory(limit);
+export const countInMemory: CounterStore = Object.assign(
+  (limit: CounterLimit) => new RateLimiterMemory(limit),
+  { inProcess: true },
+);
 
 /**
  * Counters in Redis, shared by every instance, under the connection's key prefix
@@ -149,6 +159,7 @@ export function createFailureLimiter(
     }
   }
   const counter = (keyPrefix: string, limit: AttemptLimit) => ({
+    keyPrefix,
     limit,
     store: counters({ keyPrefix, points: limit.attempts, duration: limit.windowSeconds }),
   });
@@ -158,6 +169,9 @@ export function createFailureLimiter(
   const device = counter('login-device', chosen.perDevice);
   // Usernames come from the request: bound the memory an oversized one can take.
   const userKey = (name: string): string => name.slice(0, 128);
+  // With counters in this process, which of them may hold a failure, to answer recheck at once.
+  const windows = counters.inProcess === true ? failureWindows() : undefined;
+  const nameOf = (count: { keyPrefix: string; key: string }) => `${count.keyPrefix} ${count.key}`;
 
   /** The counters an attempt counts against, each with its key, and whether success forgets it. */
   const countsOf = (attempt: Attempt) =>
@@ -185,7 +199,10 @@ export function createFailureLimiter(
       // penalty() counts atomically (in memory, in one Redis script, in one PostgreSQL upsert), so
       // concurrent checks, on any instance, cannot both see the last free attempt.
       const checked = await Promise.all(
-        counts.map(async (count) => ({ count, result: await count.store.penalty(count.key, 1) })),
+        counts.map(async (count) => {
+          windows?.counted(nameOf(count), count.limit.windowSeconds);
+          return { count, result: await count.store.penalty(count.key, 1) };
+        }),
       );
       const over = checked
         .filter(({ count, result }) => result.consumedPoints > count.limit.attempts)
@@ -197,32 +214,84 @@ export function createFailureLimiter(
     fail: () => Promise.resolve(),
     async succeed(attempt) {
       await Promise.all(
-        countsOf(attempt).map(({ store, key, forget }) =>
-          forget ? store.delete(key) : uncount(store, key),
+        countsOf(attempt).map((count) =>
+          count.forget ? forget(count) : uncount(count.store, count.key),
         ),
       );
     },
     async release(attempt) {
       await Promise.all(countsOf(attempt).map(({ store, key }) => uncount(store, key)));
     },
-    async recheck(attempt) {
-      const counts = await Promise.all(
-        countsOf(attempt).map(async (count) => ({
-          count,
-          consumed: (await count.store.get(count.key)) ?? undefined,
-        })),
-      );
-      // What check() refuses: one more failure would pass the limit.
-      const over = counts.flatMap(({ count, consumed }) =>
-        consumed !== undefined && consumed.consumedPoints >= count.limit.attempts ? [consumed] : [],
-      );
-      if (over.length > 0) return { allowed: false, retryAfterSeconds: retryAfter(over) };
-      await Promise.all(
-        counts
-          .filter(({ count, consumed }) => count.forget && (consumed?.consumedPoints ?? 0) > 0)
-          .map(({ count }) => count.store.delete(count.key)),
-      );
+    recheck(attempt) {
+      const counts = countsOf(attempt);
+      if (windows === undefined) return recount(counts);
+      const bounded = counts.map((count) => ({ count, failures: windows.bound(nameOf(count)) }));
+      if (bounded.some(({ count, failures }) => failures >= count.limit.attempts)) {
+        return recount(counts);
+      }
+      // Below every limit: allowed at once. What a success forgets, it forgets now (in memory).
+      for (const { count, failures } of bounded) {
+        if (count.forget && failures > 0) forget(count).catch(() => undefined);
+      }
       return { allowed: true };
+    },
+  };
+
+  /** Deletes a counter: the failures a success forgets. */
+  async function forget(count: { store: RateLimiterAbstract; keyPrefix: string; key: string }) {
+    windows?.forgotten(nameOf(count));
+    await count.store.delete(count.key);
+  }
+
+  /** {@link FailureLimiter.recheck}, from the counters themselves. */
+  async function recount(attemptCounts: ReturnType<typeof countsOf>): Promise<AttemptVerdict> {
+    const counts = await Promise.all(
+      attemptCounts.map(async (count) => ({
+        count,
+        consumed: (await count.store.get(count.key)) ?? undefined,
+      })),
+    );
+    // What check() refuses: one more failure would pass the limit.
+    const over = counts.flatMap(({ count, consumed }) =>
+      consumed !== undefined && consumed.consumedPoints >= count.limit.attempts ? [consumed] : [],
+    );
+    if (over.length > 0) return { allowed: false, retryAfterSeconds: retryAfter(over) };
+    await Promise.all(
+      counts
+        .filter(({ count, consumed }) => count.forget && (consumed?.consumedPoints ?? 0) > 0)
+        .map(({ count }) => forget(count)),
+    );
+    return { allowed: true };
+  }
+}
+
+/**
+ * How many failures each counter of this process may hold: at most those it counted since its
+ * window last began (an attempt uncounted since is still there), none once that window has passed.
+ * Swept of passed windows as it grows, so it holds no more keys than the counters themselves.
+ */
+function failureWindows() {
+  const counted = new Map<string, { failures: number; until: number }>();
+  let sweepAt = 1024;
+  return {
+    counted(name: string, windowSeconds: number): void {
+      const now = Date.now();
+      const known = counted.get(name);
+      const failures = known !== undefined && known.until > now ? known.failures + 1 : 1;
+      counted.set(name, { failures, until: now + windowSeconds * 1000 });
+      if (counted.size < sweepAt) return;
+      for (const [key, { until }] of counted) if (until <= now) counted.delete(key);
+      sweepAt = Math.max(1024, 2 * counted.size);
+    },
+    forgotten(name: string): void {
+      counted.delete(name);
+    },
+    bound(name: string): number {
+      const known = counted.get(name);
+      if (known === undefined) return 0;
+      if (known.until > Date.now()) return known.failures;
+      counted.delete(name);
+      return 0;
     },
   };
 }
