@@ -237,6 +237,51 @@ for (const engine of storeEngines) {
       assert.equal(store.recallLogin('alice'), undefined, 'never again');
     });
 
+    it('a login verified while a token or a session was forgotten is kept: kinds apart', async (t) => {
+      const fixed = await fixture(t);
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      await store.createToken('token', alice.id, HOUR, 0);
+      await store.createSession('session', alice.id, 'h', 0);
+      // PostgreSQL announces the store's own writes a moment later (alice's forgets every login).
+      await sleep(200);
+      await remembered(store, 'settled', { user: alice, scopes: [] });
+      const verifying = store.rememberLogin('alice', async () => {
+        await store.revokeToken('token', 1);
+        await store.deleteSession('session');
+        return { user: alice, scopes: [] };
+      });
+      assert.deepEqual(await verifying, { user: alice, scopes: [] });
+      assert.deepEqual(store.recallLogin('alice'), { user: alice, scopes: [] });
+      // A lock forgets the logins, and one verified meanwhile is not kept.
+      const beside = store.rememberLogin('carol', async () => {
+        await store.lockUser('alice', 2);
+        return { user: alice, scopes: [] };
+      });
+      assert.notEqual(await beside, undefined);
+      assert.equal(store.recallLogin('carol'), undefined);
+      assert.equal(store.recallLogin('alice'), undefined);
+    });
+
+    it('a login is due for renewal within its last 2 s in memory, not before, not once gone', async (t) => {
+      const fixed = await fixture(t, { ttlMs: 2500 });
+      if (fixed === undefined) return;
+      const { store, alice } = fixed;
+      const login = { user: alice, scopes: [] };
+      assert.equal(store.loginNeedsRenewal('alice'), false, 'nothing remembered');
+      await remembered(store, 'alice', login);
+      const since = performance.now();
+      assert.equal(store.loginNeedsRenewal('alice'), false, 'just verified');
+      await until(() => store.loginNeedsRenewal('alice'), 'due for renewal', 5000);
+      assert.ok(performance.now() - since >= 450, 'not within its first half second');
+      assert.deepEqual(store.recallLogin('alice'), login, 'still remembered meanwhile');
+      // Verified again, it is remembered afresh.
+      await store.rememberLogin('alice', () => Promise.resolve(login));
+      assert.equal(store.loginNeedsRenewal('alice'), false, 'renewed');
+      await until(() => store.recallLogin('alice') === undefined, 'forgotten for its age', 5000);
+      assert.equal(store.loginNeedsRenewal('alice'), false, 'gone');
+    });
+
     it('unknown credentials are not kept: one created afterwards is found', async (t) => {
       const fixed = await fixture(t);
       if (fixed === undefined) return;

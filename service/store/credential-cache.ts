@@ -41,7 +41,7 @@ export const DEFAULT_CACHE_ENTRIES = 10_000;
  * - a change committed by any other connection (the CLI revoking a key, another service instance
  *   logging a session out) forgets what it may have taken away as soon as the store reports it
  *   (`watchChanges`): that credential, or everything when the store cannot say which;
- * - a lookup that was under way while anything was forgotten keeps nothing;
+ * - a lookup that was under way while anything of its kind was forgotten keeps nothing;
  * - expiry, idle and absolute timeouts are judged on every hit, and a session's idle clock is
  *   still written by the store when stale;
  * - nothing is kept until the store's watch is established, nor while a change it cannot tell
@@ -64,30 +64,32 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     ttl: options.ttlMs,
     ttlResolution: 0,
   };
-  const tokens = new LRUCache<string, LiveToken>(settings);
-  const applications = new LRUCache<string, ApplicationRecord>(settings);
-  const sessions = new LRUCache<string, LiveSession>(settings);
+  const kept = <V extends object>(): Kept<V> => ({
+    cache: new LRUCache<string, V>(settings),
+    generation: 0,
+  });
+  const tokens = kept<LiveToken>();
+  const applications = kept<ApplicationRecord>();
+  const sessions = kept<LiveSession>();
   // Verified logins, by a keyed hash of the username and password: a change to any user or grant
   // is reported as `all`, which is when they are forgotten.
-  const logins = new LRUCache<string, LiveLogin>(settings);
-  // Bumped whenever anything is forgotten: a lookup begun before keeps nothing.
-  let generation = 0;
+  const logins = kept<LiveLogin>();
+  // A remembered login in use is verified again within its last 2 s (last quarter when shorter).
+  const renewLoginsWithinMs = Math.min(2000, options.ttlMs / 4);
   // Nothing is kept unless the store reports changes: not before its watch is ready, nor while a
   // change is pending, nor while the watch is lost.
   let state: 'starting' | 'on' | 'pending' | 'off' = 'starting';
 
   const forgetAll = () => {
-    generation += 1;
-    tokens.clear();
-    applications.clear();
-    sessions.clear();
-    logins.clear();
+    forgetKind(tokens);
+    forgetKind(applications);
+    forgetKind(sessions);
+    forgetKind(logins);
   };
   const forget = (change: CredentialChange) => {
-    generation += 1;
-    if (change.kind === 'token') tokens.delete(change.digest);
-    else if (change.kind === 'session') sessions.delete(change.digest);
-    else if (change.kind === 'applications') applications.clear();
+    if (change.kind === 'token') forgetKind(tokens, change.digest);
+    else if (change.kind === 'session') forgetKind(sessions, change.digest);
+    else if (change.kind === 'applications') forgetKind(applications);
     else forgetAll();
   };
   const stopWatching = store.watchChanges({
@@ -110,16 +112,19 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     },
   });
 
-  /** Reads through the store; keeps what it finds unless something was forgotten meanwhile. */
+  /**
+   * Reads through the store; keeps what it finds unless something of its kind was forgotten
+   * meanwhile.
+   */
   function readThrough<V extends object>(
-    cache: LRUCache<string, V>,
+    kind: Kept<V>,
     key: string,
     read: () => Awaitable<V | undefined>,
   ): Awaitable<V | undefined> {
-    const begun = generation;
+    const begun = kind.generation;
     const keep = (value: V | undefined): V | undefined => {
-      if (value === undefined) cache.delete(key);
-      else if (state === 'on' && generation === begun) cache.set(key, value);
+      if (value === undefined) kind.cache.delete(key);
+      else if (state === 'on' && kind.generation === begun) kind.cache.set(key, value);
       return value;
     };
     return mapAwaitable(read(), keep);
@@ -159,14 +164,18 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     removeUser: (username) => thenForget(store.removeUser(username), { kind: 'all' }),
     lockUser: (username, now) => thenForget(store.lockUser(username, now), { kind: 'all' }),
     unlockUser: (username) => thenForget(store.unlockUser(username), { kind: 'all' }),
-    recallLogin: (loginDigest) => logins.get(loginDigest),
+    recallLogin: (loginDigest) => logins.cache.get(loginDigest),
+    loginNeedsRenewal(loginDigest) {
+      const left = logins.cache.getRemainingTTL(loginDigest);
+      return left > 0 && left <= renewLoginsWithinMs;
+    },
     rememberLogin: (loginDigest, verify) =>
       Promise.resolve(readThrough(logins, loginDigest, verify)),
 
     createToken: (tokenDigest, userId, expiresAt, now, scopes) =>
       store.createToken(tokenDigest, userId, expiresAt, now, scopes),
     findToken(tokenDigest, now) {
-      const hit = tokens.get(tokenDigest);
+      const hit = tokens.cache.get(tokenDigest);
       if (hit !== undefined && hit.expiresAt > now) return hit;
       return readThrough(tokens, tokenDigest, () => store.findToken(tokenDigest, now));
     },
@@ -179,7 +188,7 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     createApplication: (name, keyPrefix, keyDigest, now) =>
       store.createApplication(name, keyPrefix, keyDigest, now),
     findApplicationByKey(keyDigest) {
-      const hit = applications.get(keyDigest);
+      const hit = applications.cache.get(keyDigest);
       if (hit !== undefined) return hit;
       return readThrough(applications, keyDigest, () => store.findApplicationByKey(keyDigest));
     },
@@ -195,7 +204,7 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     createSession: (sessionDigest, userId, passwordHash, now) =>
       store.createSession(sessionDigest, userId, passwordHash, now),
     findSession(sessionDigest, now, timeouts) {
-      const hit = sessions.get(sessionDigest);
+      const hit = sessions.cache.get(sessionDigest);
       if (
         hit !== undefined &&
         !isExpired(hit, now, timeouts) &&
@@ -215,4 +224,17 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     setSettingIfAbsent: (name, value) => store.setSettingIfAbsent(name, value),
     watchChanges: (watcher) => store.watchChanges(watcher),
   };
+}
+
+/** One kind of answer, and how often any was forgotten: a lookup begun before keeps nothing. */
+interface Kept<V extends object> {
+  readonly cache: LRUCache<string, V>;
+  generation: number;
+}
+
+/** Forgets one answer of a kind, or all of them. */
+function forgetKind<V extends object>(kind: Kept<V>, key?: string): void {
+  kind.generation += 1;
+  if (key === undefined) kind.cache.clear();
+  else kind.cache.delete(key);
 }

@@ -95,6 +95,7 @@ export function storeOverRepositories(repositories: Repositories, engine: Engine
     unlockUser: (username) => call(() => users.setLocked(username, null)),
     // An engine remembers no login: only `cacheCredentials` does.
     recallLogin: () => undefined,
+    loginNeedsRenewal: () => false,
     rememberLogin: (_loginDigest, verify) => verify(),
 
     createToken: (tokenDigest, userId, expiresAt, now, scopes = []) =>

@@ -138,6 +138,12 @@ export interface Store {
    */
   recallLogin(loginDigest: string): LiveLogin | undefined;
   /**
+   * Whether the login remembered under `loginDigest` is about to be forgotten for its age: verified
+   * again now through {@link Store.rememberLogin}, it stays remembered, and no request waits for a
+   * password hash. An engine remembers nothing and answers `false`.
+   */
+  loginNeedsRenewal(loginDigest: string): boolean;
+  /**
    * What `verify` finds (it checks a password against this store), remembered under `loginDigest`
    * unless anything that may change it was committed meanwhile. An engine only runs `verify`.
    */
