@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { Awaitable } from 'vouch';
 import { checkLogin, type CheckedLogin } from './check-login.js';
 import type { DeviceCookies } from '../security/device-cookie.js';
 import { type HashGate } from '../security/hash-gate.js';
@@ -40,16 +41,19 @@ export interface LoginGuard {
   /**
    * As {@link check}, for a password sent with every request (HTTP Basic): the user with its
    * grants, and no device cookie. Once verified, the same username and password are recognised
-   * from memory, without a password hash, until anything about a user or its grants changes
-   * (see `Store.recallLogin`); a limit holding the attempt back still refuses them. A password
-   * not remembered (a wrong one always) is checked in full, as {@link check} does, once any
-   * check of the same username and password already under way has ended.
+   * from memory, without a password hash and at once when no limit needs reading (see
+   * `FailureLimiter.recheck`), until anything about a user or its grants changes (see
+   * `Store.recallLogin`); a limit holding the attempt back still refuses them. A login in use is
+   * verified again in the background shortly before memory would forget it for its age, so that
+   * a client sending it steadily never waits for a hash. A password not remembered (a wrong one
+   * always) is checked in full, as {@link check} does, once any check of the same username and
+   * password already under way has ended.
    */
   recognise(
     source: SignInSource,
     username: string,
     password: string,
-  ): Promise<LiveLogin | undefined>;
+  ): Awaitable<LiveLogin | undefined>;
   /**
    * Rejects with {@link PasswordChecksBusyError}, once the refusal delay has passed, when a check
    * would be refused now for want of capacity; resolves at once otherwise. To refuse before
@@ -115,12 +119,55 @@ export function createLoginGuard({
   // requests when its login has just been forgotten, wait for one check instead of each making
   // their own (which the hash gate would refuse beyond its queue).
   const checking = new Map<string, Promise<unknown>>();
+  // Remembered logins being verified again in the background, by login digest.
+  const renewing = new Set<string>();
 
-  /** A login remembered right, unless a limit holds the attempt back. */
-  const recall = async (source: SignInSource, username: string, login: LiveLogin) => {
-    const verdict = await limiter.recheck(attemptOf(source, username));
-    if (!verdict.allowed) throw new TooManyAttemptsError(verdict.retryAfterSeconds);
-    return login;
+  /** The user with its grants, when the password is right (a full password check). */
+  const verifyLogin = (username: string, password: string) => async () => {
+    const verified = await checkLogin(store, username, password);
+    if (verified === undefined) return undefined;
+    return { user: verified.user, scopes: await store.userScopes(verified.user.id) };
+  };
+
+  /**
+   * Verifies a remembered login again, in the background, when memory is about to forget it;
+   * never when checks are busy (a wrong password's check comes first) or one is under way.
+   */
+  const renewIfDue = (key: string, username: string, password: string): void => {
+    if (renewing.has(key) || checking.has(key) || !store.loginNeedsRenewal(key) || gate.busy()) {
+      return;
+    }
+    renewing.add(key);
+    const renewal = gate.run(() => store.rememberLogin(key, verifyLogin(username, password)));
+    // Not renewed (the store failed, or checks became busy): forgotten on time, checked then.
+    renewal.then(
+      () => renewing.delete(key),
+      () => renewing.delete(key),
+    );
+  };
+
+  /**
+   * A login remembered right, unless a limit holds the attempt back: at once when the limiter
+   * answers at once, the usual case.
+   */
+  const recall = (
+    source: SignInSource,
+    username: string,
+    password: string,
+    key: string,
+    login: LiveLogin,
+  ): Awaitable<LiveLogin> => {
+    const verdict = limiter.recheck(attemptOf(source, username));
+    const allowed = () => {
+      renewIfDue(key, username, password);
+      return login;
+    };
+    if (!(verdict instanceof Promise) && verdict.allowed) return allowed();
+    return delayingRefusals(async () => {
+      const known = await verdict;
+      if (!known.allowed) throw new TooManyAttemptsError(known.retryAfterSeconds);
+      return allowed();
+    });
   };
 
   /** Runs `answer`; a refusal (429, 503) waits its delay, a failing store is answered at once. */
@@ -148,18 +195,16 @@ export function createLoginGuard({
     },
     recognise(source, username, password) {
       const key = loginDigest(loginKey, username, password);
+      const remembered = checking.has(key) ? undefined : store.recallLogin(key);
+      if (remembered !== undefined) return recall(source, username, password, key, remembered);
       return delayingRefusals(async () => {
         // Whatever it ended in, its answer is not this request's: only what it remembered is.
         const underWay = checking.get(key);
         if (underWay !== undefined) await underWay.catch(() => undefined);
         const known = store.recallLogin(key);
-        if (known !== undefined) return recall(source, username, known);
+        if (known !== undefined) return recall(source, username, password, key, known);
         const checked = judge(source, username, () =>
-          store.rememberLogin(key, async () => {
-            const verified = await checkLogin(store, username, password);
-            if (verified === undefined) return undefined;
-            return { user: verified.user, scopes: await store.userScopes(verified.user.id) };
-          }),
+          store.rememberLogin(key, verifyLogin(username, password)),
         );
         checking.set(key, checked);
         const done = () => {

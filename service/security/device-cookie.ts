@@ -40,7 +40,8 @@ export function deviceCookies(key: string, options: { secure: boolean }): Device
       });
     },
     trusted(cookieHeader, username) {
-      if (cookieHeader === undefined) return undefined;
+      // Most requests carry no device cookie: spare them the parse.
+      if (cookieHeader?.includes(DEVICE_COOKIE) !== true) return undefined;
       const value = parse(cookieHeader, { decode: (raw) => raw })[DEVICE_COOKIE];
       const dot = value?.indexOf('.') ?? -1;
       if (value === undefined || dot === -1) return undefined;
