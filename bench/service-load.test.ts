@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { postgresDatabase, redisNamespace } from '../test/helpers/services.js';
 import { verify } from './load.js';
-import { launch, launchBare, serviceTargets } from './service-process.js';
+import { launch, launchBare, serviceTargets, steadyClient } from './service-process.js';
 
 describe('service load bench', () => {
   it('over SQLite, every route answers as timed and refuses; the probe reports', async (t) => {
@@ -41,6 +41,18 @@ describe('service load bench', () => {
     assert.ok(cpu.user > 0 && cpu.system >= 0);
     const memory = await service.memory();
     assert.ok(memory.heapUsed > 0 && memory.rss > memory.heapUsed);
+    // The steady client sends Basic at its pace and counts what is not answered 200.
+    const basic = shots.find((shot) => shot.path === '/api/basic')!;
+    const steady = steadyClient(service.port, basic, 50);
+    const spoilt = steadyClient(
+      service.port,
+      { ...basic, headers: { ...basic.headers, authorization: 'Basic YmVuY2g6d3Jvbmc=' } },
+      50,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const [right, wrong] = [await steady.stop(), await spoilt.stop()];
+    assert.ok(right.sent >= 3 && right.failed === 0, JSON.stringify(right));
+    assert.ok(wrong.sent >= 1 && wrong.failed === wrong.sent, JSON.stringify(wrong));
   });
 
   it('over PostgreSQL and Redis, every route answers as over SQLite', async (t) => {

@@ -11,7 +11,13 @@ import { fire, rounds, verify, type Shot } from './load.js';
 import { parseOptions, pinApart, preamble, save } from './machine.js';
 import type { ServerProcess } from './process.js';
 import { memoryVerdict, summarise, table, targetTable } from './report.js';
-import { launch, launchBare, serviceTargets, type BenchStore } from './service-process.js';
+import {
+  launch,
+  launchBare,
+  serviceTargets,
+  steadyClient,
+  type BenchStore,
+} from './service-process.js';
 
 const STORES = ['sqlite', 'postgres', 'postgres+redis'];
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
@@ -65,14 +71,20 @@ try {
   for (const shot of shots) await verify(service.port, shot);
   await verify(bare.server.port, bare.shot);
   console.log('checked   every route answers 200 and its body with its credential, 401 without');
-  console.log(`cpus      ${pinApart([service.pid, bare.server.pid])}\n`);
+  console.log(`cpus      ${pinApart([service.pid, bare.server.pid])}`);
+  const basic = shots.find((shot) => shot.path === '/api/basic')!;
+  console.log(`steady    ${basic.path} once a second throughout, as a client in steady use\n`);
+  const steady = steadyClient(service.port, basic);
   const runs = await rounds(
     [
       { server: service, shots: [shots[0]!, ...shots.slice(1)] },
       { server: bare.server, shots: [bare.shot] },
     ],
     load,
-  );
+  ).finally(async () => {
+    const { sent, failed } = await steady.stop();
+    if (failed > 0) throw new Error(`the steady client: ${failed} of ${sent} not answered 200`);
+  });
   const authenticated = shots.filter((shot) => shot.credential !== undefined);
   const points = memoryRequests > 0 ? await memoryRun(service, authenticated) : [];
   const labels = [...shots, bare.shot].map((shot) => shot.label);

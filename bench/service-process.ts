@@ -55,6 +55,40 @@ export function serviceTargets(
   ];
 }
 
+/**
+ * A client sending `shot` once every `everyMs`, as a client in steady use does, until stopped:
+ * `/api/basic`'s login then stays remembered between the timed runs (renewed before it would be
+ * forgotten), where each run would otherwise begin with a password check after the gap since the
+ * last. `stop()` tells how many it sent and how many were not answered 200.
+ */
+export function steadyClient(port: number, shot: Shot, everyMs = 1000) {
+  let sent = 0;
+  let failed = 0;
+  let last: Promise<void> = Promise.resolve();
+  const send = async () => {
+    sent += 1;
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}${shot.path}`, {
+        headers: shot.headers,
+      });
+      if (response.status !== 200) failed += 1;
+      await response.arrayBuffer();
+    } catch {
+      failed += 1;
+    }
+  };
+  const timer = setInterval(() => {
+    last = last.then(send);
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await last;
+      return { sent, failed };
+    },
+  };
+}
+
 /** The service's `/api/version` route alone on a bare Fastify, in a process of its own. */
 export async function launchBare(): Promise<{ server: ServerProcess; shot: Shot }> {
   const server = await startServer(join(repo, 'bench', 'server.ts'), {
