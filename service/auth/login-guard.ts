@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Awaitable } from 'vouch';
 import { checkLogin, type CheckedLogin } from './check-login.js';
@@ -82,6 +83,8 @@ export function createLoginGuard({
   delay,
   loginKey,
 }: LoginGuardDeps): LoginGuard {
+  // Prepared once: an HMAC under a string key prepares it again at every request.
+  const loginSecret = createSecretKey(Buffer.from(loginKey));
   const attemptOf = (source: SignInSource, username: string): Attempt => ({
     address: source.address,
     username,
@@ -158,15 +161,15 @@ export function createLoginGuard({
     login: LiveLogin,
   ): Awaitable<LiveLogin> => {
     const verdict = limiter.recheck(attemptOf(source, username));
-    const allowed = () => {
+    if (!(verdict instanceof Promise) && verdict.allowed) {
       renewIfDue(key, username, password);
       return login;
-    };
-    if (!(verdict instanceof Promise) && verdict.allowed) return allowed();
+    }
     return delayingRefusals(async () => {
       const known = await verdict;
       if (!known.allowed) throw new TooManyAttemptsError(known.retryAfterSeconds);
-      return allowed();
+      renewIfDue(key, username, password);
+      return login;
     });
   };
 
@@ -194,7 +197,7 @@ export function createLoginGuard({
       });
     },
     recognise(source, username, password) {
-      const key = loginDigest(loginKey, username, password);
+      const key = loginDigest(loginSecret, username, password);
       const remembered = checking.has(key) ? undefined : store.recallLogin(key);
       if (remembered !== undefined) return recall(source, username, password, key, remembered);
       return delayingRefusals(async () => {

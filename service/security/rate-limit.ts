@@ -158,10 +158,13 @@ export function createFailureLimiter(
       throw new RangeError('a failed-attempt limit needs attempts ≥ 1 and a positive window');
     }
   }
-  const counter = (keyPrefix: string, limit: AttemptLimit) => ({
-    keyPrefix,
+  // With counters in this process, each knows how many failures its keys may hold, so that a
+  // recheck below every limit is answered at once.
+  const inProcess = counters.inProcess === true;
+  const counter = (keyPrefix: string, limit: AttemptLimit): Counter => ({
     limit,
     store: counters({ keyPrefix, points: limit.attempts, duration: limit.windowSeconds }),
+    windows: inProcess ? failureWindows(limit.windowSeconds) : undefined,
   });
   const pair = counter('login-username-address', chosen.perUsernameAndAddress);
   const address = counter('login-address', chosen.perAddress);
@@ -169,23 +172,19 @@ export function createFailureLimiter(
   const device = counter('login-device', chosen.perDevice);
   // Usernames come from the request: bound the memory an oversized one can take.
   const userKey = (name: string): string => name.slice(0, 128);
-  // With counters in this process, which of them may hold a failure, to answer recheck at once.
-  const windows = counters.inProcess === true ? failureWindows() : undefined;
-  const nameOf = (count: { keyPrefix: string; key: string }) => `${count.keyPrefix} ${count.key}`;
 
   /** The counters an attempt counts against, each with its key, and whether success forgets it. */
-  const countsOf = (attempt: Attempt) =>
-    attempt.device !== undefined
-      ? [{ ...device, key: attempt.device, forget: true }]
-      : [
-          {
-            ...pair,
-            key: `${addressKey(attempt.address)} ${userKey(attempt.username)}`,
-            forget: true,
-          },
-          { ...address, key: addressKey(attempt.address), forget: false },
-          { ...username, key: userKey(attempt.username), forget: false },
-        ];
+  const countsOf = (attempt: Attempt): Count[] => {
+    if (attempt.device !== undefined)
+      return [{ counter: device, key: attempt.device, forget: true }];
+    const from = addressKey(attempt.address);
+    const as = userKey(attempt.username);
+    return [
+      { counter: pair, key: `${from} ${as}`, forget: true },
+      { counter: address, key: from, forget: false },
+      { counter: username, key: as, forget: false },
+    ];
+  };
 
   const uncount = async (store: RateLimiterAbstract, key: string): Promise<void> => {
     // A window that expired meanwhile has nothing to give back; do not go below zero.
@@ -199,61 +198,66 @@ export function createFailureLimiter(
       // penalty() counts atomically (in memory, in one Redis script, in one PostgreSQL upsert), so
       // concurrent checks, on any instance, cannot both see the last free attempt.
       const checked = await Promise.all(
-        counts.map(async (count) => {
-          windows?.counted(nameOf(count), count.limit.windowSeconds);
-          return { count, result: await count.store.penalty(count.key, 1) };
+        counts.map(async ({ counter, key }) => {
+          counter.windows?.counted(key);
+          return { counter, result: await counter.store.penalty(key, 1) };
         }),
       );
       const over = checked
-        .filter(({ count, result }) => result.consumedPoints > count.limit.attempts)
+        .filter(({ counter, result }) => result.consumedPoints > counter.limit.attempts)
         .map(({ result }) => result);
       if (over.length === 0) return { allowed: true };
-      await Promise.all(counts.map(({ store, key }) => uncount(store, key)));
+      await Promise.all(counts.map(({ counter, key }) => uncount(counter.store, key)));
       return { allowed: false, retryAfterSeconds: retryAfter(over) };
     },
     fail: () => Promise.resolve(),
     async succeed(attempt) {
       await Promise.all(
         countsOf(attempt).map((count) =>
-          count.forget ? forget(count) : uncount(count.store, count.key),
+          count.forget ? forget(count) : uncount(count.counter.store, count.key),
         ),
       );
     },
     async release(attempt) {
-      await Promise.all(countsOf(attempt).map(({ store, key }) => uncount(store, key)));
+      await Promise.all(countsOf(attempt).map(({ counter, key }) => uncount(counter.store, key)));
     },
     recheck(attempt) {
       const counts = countsOf(attempt);
-      if (windows === undefined) return recount(counts);
-      const bounded = counts.map((count) => ({ count, failures: windows.bound(nameOf(count)) }));
-      if (bounded.some(({ count, failures }) => failures >= count.limit.attempts)) {
-        return recount(counts);
+      let readNeeded = false;
+      for (const { counter, key } of counts) {
+        const failures = counter.windows?.bound(key) ?? Infinity;
+        if (failures >= counter.limit.attempts) readNeeded = true;
       }
+      if (readNeeded) return recount(counts);
       // Below every limit: allowed at once. What a success forgets, it forgets now (in memory).
-      for (const { count, failures } of bounded) {
-        if (count.forget && failures > 0) forget(count).catch(() => undefined);
+      for (const count of counts) {
+        if (count.forget && count.counter.windows?.bound(count.key) !== 0) {
+          forget(count).catch(() => undefined);
+        }
       }
       return { allowed: true };
     },
   };
 
-  /** Deletes a counter: the failures a success forgets. */
-  async function forget(count: { store: RateLimiterAbstract; keyPrefix: string; key: string }) {
-    windows?.forgotten(nameOf(count));
-    await count.store.delete(count.key);
+  /** Deletes a counter's key: the failures a success forgets. */
+  async function forget({ counter, key }: Count): Promise<void> {
+    counter.windows?.forgotten(key);
+    await counter.store.delete(key);
   }
 
   /** {@link FailureLimiter.recheck}, from the counters themselves. */
-  async function recount(attemptCounts: ReturnType<typeof countsOf>): Promise<AttemptVerdict> {
+  async function recount(attemptCounts: readonly Count[]): Promise<AttemptVerdict> {
     const counts = await Promise.all(
       attemptCounts.map(async (count) => ({
         count,
-        consumed: (await count.store.get(count.key)) ?? undefined,
+        consumed: (await count.counter.store.get(count.key)) ?? undefined,
       })),
     );
     // What check() refuses: one more failure would pass the limit.
     const over = counts.flatMap(({ count, consumed }) =>
-      consumed !== undefined && consumed.consumedPoints >= count.limit.attempts ? [consumed] : [],
+      consumed !== undefined && consumed.consumedPoints >= count.counter.limit.attempts
+        ? [consumed]
+        : [],
     );
     if (over.length > 0) return { allowed: false, retryAfterSeconds: retryAfter(over) };
     await Promise.all(
@@ -265,32 +269,48 @@ export function createFailureLimiter(
   }
 }
 
+/** One limit: its counters, and, when they are in this process, what they may hold. */
+interface Counter {
+  readonly limit: AttemptLimit;
+  readonly store: RateLimiterAbstract;
+  readonly windows: FailureWindows | undefined;
+}
+
+/** A counter an attempt counts against, under its key, and whether a success forgets it. */
+interface Count {
+  readonly counter: Counter;
+  readonly key: string;
+  readonly forget: boolean;
+}
+
+type FailureWindows = ReturnType<typeof failureWindows>;
+
 /**
- * How many failures each counter of this process may hold: at most those it counted since its
+ * How many failures each key of one in-process counter may hold: at most those counted since its
  * window last began (an attempt uncounted since is still there), none once that window has passed.
- * Swept of passed windows as it grows, so it holds no more keys than the counters themselves.
+ * Swept of passed windows as it grows, so it holds no more keys than the counter itself.
  */
-function failureWindows() {
+function failureWindows(windowSeconds: number) {
   const counted = new Map<string, { failures: number; until: number }>();
   let sweepAt = 1024;
   return {
-    counted(name: string, windowSeconds: number): void {
+    counted(key: string): void {
       const now = Date.now();
-      const known = counted.get(name);
+      const known = counted.get(key);
       const failures = known !== undefined && known.until > now ? known.failures + 1 : 1;
-      counted.set(name, { failures, until: now + windowSeconds * 1000 });
+      counted.set(key, { failures, until: now + windowSeconds * 1000 });
       if (counted.size < sweepAt) return;
-      for (const [key, { until }] of counted) if (until <= now) counted.delete(key);
+      for (const [name, { until }] of counted) if (until <= now) counted.delete(name);
       sweepAt = Math.max(1024, 2 * counted.size);
     },
-    forgotten(name: string): void {
-      counted.delete(name);
+    forgotten(key: string): void {
+      counted.delete(key);
     },
-    bound(name: string): number {
-      const known = counted.get(name);
+    bound(key: string): number {
+      const known = counted.get(key);
       if (known === undefined) return 0;
       if (known.until > Date.now()) return known.failures;
-      counted.delete(name);
+      counted.delete(key);
       return 0;
     },
   };

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import { test } from 'node:test';
 import { isB64token } from 'vouch';
 import { digest, loginDigest, newApiKey, newSecret } from './secrets.js';
@@ -59,4 +59,7 @@ test('loginDigest: an HMAC under the key, of both halves, that no other split ca
     assert.notEqual(other, alice);
   }
   assert.equal(loginDigest(key, 'alice', 'wonder:land'), alice, 'the same pair, the same digest');
+  // The key prepared once, as a hot path passes it: the same digest.
+  const prepared = createSecretKey(Buffer.from(key));
+  assert.equal(loginDigest(prepared, 'alice', 'wonder:land'), alice);
 });

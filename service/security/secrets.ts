@@ -1,4 +1,4 @@
-import { createHmac, hash, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes, type KeyObject } from 'node:crypto';
 
 /** Every API key starts with this, so a leaked one is recognisable (and greppable) at a glance. */
 export const API_KEY_PREFIX = 'vk_';
@@ -31,10 +31,11 @@ export function digest(secret: string): string {
  * A keyed hash (HMAC-SHA256 under `key`, base64url) of a username and password: what a login
  * verified once is remembered under, never the password itself. Without the key, nobody can
  * compute it, so nothing about the password can be guessed from it, or from how it compares.
+ * A `KeyObject` made once spares preparing the key at every call.
  *
  * @example store.recallLogin(loginDigest(key, 'alice', password))
  */
-export function loginDigest(key: string, username: string, password: string): string {
+export function loginDigest(key: KeyObject | string, username: string, password: string): string {
   // The username's length in bytes first: no other username and password give the same input.
   return createHmac('sha256', key)
     .update(`${Buffer.byteLength(username)}:${username}${password}`)
