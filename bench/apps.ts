@@ -205,10 +205,10 @@ export function oauthTargets(oauth: OAuthRoutes) {
  * What DPoP may cost (issue #28): the server time a request with a proof adds to the same route's
  * Bearer request, round by round, in units of one proof signature check timed in this process
  * (bench/proof-check.ts). One check is the floor; a server pays it with colder caches than a loop
- * does, and the proof's decoding, hashes, URL and replay record beside it, hence 2.5.
+ * does, and the proof's decoding, hashes, URL and replay record beside it: at most 2.
  */
 export function dpopCostTargets(oauth: OAuthRoutes) {
-  return [{ first: oauth.dpop, second: oauth.dpopBearer, times: 2.5 }] as const;
+  return [{ first: oauth.dpop, second: oauth.dpopBearer, times: 2 }] as const;
 }
 
 export const caller = { id: USER };
