@@ -8,7 +8,7 @@ import type { Awaitable } from 'vouch';
 import { countScrypt } from '../../test/helpers/count-scrypt.js';
 import { until } from '../../test/helpers/wait.js';
 import { deviceCookies } from '../security/device-cookie.js';
-import { hashGate } from '../security/hash-gate.js';
+import { hashGate, type HashGate } from '../security/hash-gate.js';
 import { hashPassword, type ScryptParameters } from '../security/passwords.js';
 import { createFailureLimiter } from '../security/rate-limit.js';
 import { refusalDelay } from '../security/refusal-delay.js';
@@ -37,7 +37,7 @@ function answeredAtOnce(answer: Awaitable<LiveLogin | undefined>, what: string):
 }
 
 /** A guard over a cached SQLite store holding alice, its memory lasting `ttlMs`. */
-async function guardWithAlice(t: TestContext, ttlMs: number) {
+async function guardWithAlice(t: TestContext, ttlMs: number, gate: HashGate = hashGate()) {
   let ready = false;
   const engine = openSqliteStore(':memory:');
   const store = cacheCredentials(
@@ -57,6 +57,7 @@ async function guardWithAlice(t: TestContext, ttlMs: number) {
   t.after(() => store.close());
   await until(() => ready, "the store's watch is ready");
   await store.createUser('alice', await hashPassword('wonderland', FAST), Date.now());
+  await store.createUser('bob', await hashPassword('bobpassword', FAST), Date.now());
   const limiter = createFailureLimiter({
     perUsernameAndAddress: { attempts: 2, windowSeconds: 60 },
   });
@@ -64,7 +65,7 @@ async function guardWithAlice(t: TestContext, ttlMs: number) {
     store,
     limiter,
     devices: deviceCookies('device-key', { secure: false }),
-    gate: hashGate(),
+    gate,
     delay: refusalDelay({ ms: 0 }),
     loginKey: 'login-key',
   });
@@ -128,4 +129,22 @@ test('a login in steady use is verified again before it is forgotten: never a wa
     'forgotten for its age',
   );
   assert.equal((await later)?.user.username, 'alice');
+});
+
+test('a sign-in while a renewal runs is never refused: renewals are not in its way', async (t) => {
+  // One check at a time and none waiting: a sign-in behind a renewal would be refused (503).
+  const { guard } = await guardWithAlice(t, 2000, hashGate({ concurrency: 1, queue: 0 }));
+  const costs = countScrypt(t);
+  await guard.recognise(HERE, 'alice', 'wonderland');
+  const started = performance.now();
+  let signIns = 0;
+  while (performance.now() - started < 3000) {
+    answeredAtOnce(guard.recognise(HERE, 'alice', 'wonderland'), 'remembered');
+    // In the same turn as the request that may have started a renewal.
+    const bob = await guard.check(HERE, 'bob', 'bobpassword');
+    assert.equal(bob?.user.username, 'bob');
+    signIns += 1;
+    await sleep(20);
+  }
+  assert.ok(costs.length > 1 + signIns, `${costs.length - 1 - signIns} renewals`);
 });

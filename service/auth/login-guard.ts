@@ -122,8 +122,8 @@ export function createLoginGuard({
   // requests when its login has just been forgotten, wait for one check instead of each making
   // their own (which the hash gate would refuse beyond its queue).
   const checking = new Map<string, Promise<unknown>>();
-  // Remembered logins being verified again in the background, by login digest.
-  const renewing = new Set<string>();
+  // Whether a remembered login is being verified again in the background: one at a time.
+  let renewing = false;
 
   /** The user with its grants, when the password is right (a full password check). */
   const verifyLogin = (username: string, password: string) => async () => {
@@ -133,20 +133,19 @@ export function createLoginGuard({
   };
 
   /**
-   * Verifies a remembered login again, in the background, when memory is about to forget it;
-   * never when checks are busy (a wrong password's check comes first) or one is under way.
+   * Verifies a remembered login again, in the background, when memory is about to forget it. One
+   * at a time, beside the hash gate rather than through it, so that no sign-in ever waits behind
+   * a renewal or is refused for one; never while the gate is busy, nor while a check of the same
+   * login is under way. Not renewed (another renewal under way, the store failing), a login is
+   * forgotten on time and checked in full at its next request.
    */
   const renewIfDue = (key: string, username: string, password: string): void => {
-    if (renewing.has(key) || checking.has(key) || !store.loginNeedsRenewal(key) || gate.busy()) {
-      return;
-    }
-    renewing.add(key);
-    const renewal = gate.run(() => store.rememberLogin(key, verifyLogin(username, password)));
-    // Not renewed (the store failed, or checks became busy): forgotten on time, checked then.
-    renewal.then(
-      () => renewing.delete(key),
-      () => renewing.delete(key),
-    );
+    if (renewing || checking.has(key) || !store.loginNeedsRenewal(key) || gate.busy()) return;
+    renewing = true;
+    const renewed = () => {
+      renewing = false;
+    };
+    store.rememberLogin(key, verifyLogin(username, password)).then(renewed, renewed);
   };
 
   /**

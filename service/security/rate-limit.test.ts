@@ -335,6 +335,24 @@ test('recheck answers at once while no counter of the attempt can be at its limi
   assert.deepEqual(limiter.recheck(alice), { allowed: true }, 'their window has passed');
 });
 
+test('successful sign-ins count for nothing: a busy address keeps recheck at once', async (t) => {
+  fakeClock(t);
+  const limiter = createFailureLimiter({ perAddress: { attempts: 5, windowSeconds: 60 } });
+  // Many users signing in right from one address (an office behind one NAT).
+  for (let i = 0; i < 20; i++) {
+    const attempt = at('10.0.0.1', `user-${i}`);
+    assert.deepEqual(await limiter.check(attempt), { allowed: true });
+    await limiter.succeed(attempt);
+  }
+  assert.deepEqual(limiter.recheck(at('10.0.0.1', 'alice')), { allowed: true });
+  // A release gives its attempt back as well.
+  for (let i = 0; i < 20; i++) {
+    await limiter.check(at('10.0.0.1', 'bob'));
+    await limiter.release(at('10.0.0.1', 'bob'));
+  }
+  assert.deepEqual(limiter.recheck(at('10.0.0.1', 'bob')), { allowed: true });
+});
+
 test('recheck keeps answering at once after a spray of failures has passed its window', async (t) => {
   const tick = fakeClock(t);
   const limiter = createFailureLimiter({

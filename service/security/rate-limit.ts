@@ -186,10 +186,12 @@ export function createFailureLimiter(
     ];
   };
 
-  const uncount = async (store: RateLimiterAbstract, key: string): Promise<void> => {
+  const uncount = async ({ store, windows }: Counter, key: string): Promise<void> => {
     // A window that expired meanwhile has nothing to give back; do not go below zero.
     const current = await store.get(key);
-    if (current !== null && current.consumedPoints > 0) await store.reward(key, 1);
+    if (current === null || current.consumedPoints <= 0) return;
+    windows?.uncounted(key);
+    await store.reward(key, 1);
   };
 
   return {
@@ -207,19 +209,19 @@ export function createFailureLimiter(
         .filter(({ counter, result }) => result.consumedPoints > counter.limit.attempts)
         .map(({ result }) => result);
       if (over.length === 0) return { allowed: true };
-      await Promise.all(counts.map(({ counter, key }) => uncount(counter.store, key)));
+      await Promise.all(counts.map(({ counter, key }) => uncount(counter, key)));
       return { allowed: false, retryAfterSeconds: retryAfter(over) };
     },
     fail: () => Promise.resolve(),
     async succeed(attempt) {
       await Promise.all(
         countsOf(attempt).map((count) =>
-          count.forget ? forget(count) : uncount(count.counter.store, count.key),
+          count.forget ? forget(count) : uncount(count.counter, count.key),
         ),
       );
     },
     async release(attempt) {
-      await Promise.all(countsOf(attempt).map(({ counter, key }) => uncount(counter.store, key)));
+      await Promise.all(countsOf(attempt).map(({ counter, key }) => uncount(counter, key)));
     },
     recheck(attempt) {
       const counts = countsOf(attempt);
@@ -287,7 +289,7 @@ type FailureWindows = ReturnType<typeof failureWindows>;
 
 /**
  * How many failures each key of one in-process counter may hold: at most those counted since its
- * window last began (an attempt uncounted since is still there), none once that window has passed.
+ * window last began, less those it gave back, none once that window has passed.
  * Swept of passed windows as it grows, so it holds no more keys than the counter itself.
  */
 function failureWindows(windowSeconds: number) {
@@ -302,6 +304,11 @@ function failureWindows(windowSeconds: number) {
       if (counted.size < sweepAt) return;
       for (const [name, { until }] of counted) if (until <= now) counted.delete(name);
       sweepAt = Math.max(1024, 2 * counted.size);
+    },
+    /** An attempt the counter gave back: one fewer. */
+    uncounted(key: string): void {
+      const known = counted.get(key);
+      if (known !== undefined && known.failures > 0) known.failures -= 1;
     },
     forgotten(key: string): void {
       counted.delete(key);
