@@ -26,6 +26,7 @@ import { deviceCookies } from './security/device-cookie.js';
 import { hashGate, type HashGate } from './security/hash-gate.js';
 import { createFailureLimiter, type FailureLimiter } from './security/rate-limit.js';
 import { refusalDelay, type RefusalDelay } from './security/refusal-delay.js';
+import { purgeExpiredEvery, type PurgeSchedule } from './store/purge-expired.js';
 import type { Store } from './store/store.js';
 import { RetryLaterError } from './errors.js';
 
@@ -52,6 +53,8 @@ export interface ServiceOptions {
   readonly now?: () => number;
   /** Logger settings; pino with secrets redacted at the configured level by default. */
   readonly logger?: FastifyServerOptions['logger'];
+  /** When expired tokens and dead sessions are deleted (hourly, a day after, by default). */
+  readonly purge?: PurgeSchedule;
 }
 
 /**
@@ -151,6 +154,15 @@ export async function buildApp(options: ServiceOptions): Promise<FastifyInstance
       tags: [...TAGS],
     },
   });
+
+  // From the moment the app is ready until it closes (the store is closed after it).
+  let stopPurging: (() => Promise<void>) | undefined;
+  app.addHook('onReady', () => {
+    const timeouts = { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs };
+    stopPurging = purgeExpiredEvery({ store, timeouts, now, log: app.log }, options.purge);
+    return Promise.resolve();
+  });
+  app.addHook('onClose', () => stopPurging?.() ?? Promise.resolve());
 
   healthRoute(app, store);
   versionRoute(app, SERVICE_VERSION);

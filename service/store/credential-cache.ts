@@ -219,6 +219,8 @@ export function cacheCredentials(store: Store, options: CredentialCacheOptions):
     },
     deleteSession: (sessionDigest) =>
       thenForget(store.deleteSession(sessionDigest), { kind: 'session', digest: sessionDigest }),
+    // Only what was dead by `before` goes, and a hit is judged on its expiry: nothing to forget.
+    purgeExpired: (before, timeouts) => store.purgeExpired(before, timeouts),
 
     getSetting: (name) => store.getSetting(name),
     setSettingIfAbsent: (name, value) => store.setSettingIfAbsent(name, value),

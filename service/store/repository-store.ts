@@ -5,6 +5,7 @@ import type {
   ChangeWatcher,
   ListedUser,
   LiveToken,
+  SessionTimeouts,
   Store,
   UserCredentials,
   UserRecord,
@@ -32,6 +33,8 @@ export interface Repositories {
     findLive(digest: string, now: number): Awaitable<LiveToken | undefined>;
     revoke(digest: string, now: number): Awaitable<boolean>;
     revokeOfUser(username: string, now: number): Awaitable<number>;
+    /** Deletes the tokens expired by `before`: how many. */
+    purge(before: number): Awaitable<number>;
   };
   readonly applications: {
     create(...row: Parameters<Store['createApplication']>): Awaitable<ApplicationRecord>;
@@ -43,6 +46,8 @@ export interface Repositories {
   };
   readonly sessions: SessionRows & {
     create(digest: string, userId: number, passwordHash: string, now: number): Awaitable<boolean>;
+    /** Deletes the sessions dead by `before`: how many. */
+    purge(before: number, timeouts: SessionTimeouts): Awaitable<number>;
   };
   readonly settings: {
     get(name: string): Awaitable<string | undefined>;
@@ -117,6 +122,11 @@ export function storeOverRepositories(repositories: Repositories, engine: Engine
     findSession: (sessionDigest, now, timeouts) =>
       call(() => findLiveSession(sessions, sessionDigest, now, timeouts)),
     deleteSession: (sessionDigest) => call(() => sessions.remove(sessionDigest)),
+    purgeExpired: (before, timeouts) =>
+      call(async () => ({
+        tokens: await tokens.purge(before),
+        sessions: await sessions.purge(before, timeouts),
+      })),
 
     getSetting: (name) => call(() => settings.get(name)),
     setSettingIfAbsent: (name, value) => call(() => settings.setIfAbsent(name, value)),

@@ -527,6 +527,38 @@ for (const engine of storeEngines) {
       assert.equal(await sessionCount(db), 0);
     });
 
+    it('purge: tokens expired and sessions dead by then go; whatever could still work stays', async (t) => {
+      const { db, store, alice } = (await withAlice(t)) ?? {};
+      if (db === undefined || store === undefined || alice === undefined) return;
+      const before = 100 * HOUR;
+      await store.createToken('expired', alice.id, before - 1, 0);
+      await store.createToken('expired-just-then', alice.id, before, 0);
+      await store.createToken('expired-revoked', alice.id, before - 1, 0);
+      await store.revokeToken('expired-revoked', 1);
+      await store.createToken('live', alice.id, before + 1, 0);
+      await store.createToken('live-revoked', alice.id, before + HOUR, 0);
+      await store.revokeToken('live-revoked', 1);
+      // Idle: last seen at creation. Busy: seen just now, but begun absoluteMs ago.
+      await store.createSession('idle', alice.id, 'h', before - timeouts.idleMs);
+      await store.createSession('busy', alice.id, 'h', before - timeouts.absoluteMs);
+      await db.sql('UPDATE sessions SET last_seen_at = $1 WHERE digest = $2', before, 'busy');
+      await store.createSession('live', alice.id, 'h', before - timeouts.idleMs + 1);
+      assert.deepEqual(await store.purgeExpired(before, timeouts), { tokens: 3, sessions: 2 });
+      const tokens = await db.sql<{ digest: string }>('SELECT digest FROM tokens ORDER BY digest');
+      assert.deepEqual(
+        tokens.map((row) => row.digest),
+        ['live', 'live-revoked'],
+      );
+      const sessions = await db.sql<{ digest: string }>('SELECT digest FROM sessions');
+      assert.deepEqual(
+        sessions.map((row) => row.digest),
+        ['live'],
+      );
+      assert.deepEqual((await store.findToken('live', before))?.user, alice);
+      assert.deepEqual((await store.findSession('live', before, timeouts))?.user, alice);
+      assert.deepEqual(await store.purgeExpired(before, timeouts), { tokens: 0, sessions: 0 });
+    });
+
     it('sessions: reads within the refresh interval write nothing; a stale clock is written', async (t) => {
       const { db, store, alice } = (await withAlice(t)) ?? {};
       if (db === undefined || store === undefined || alice === undefined) return;

@@ -60,6 +60,12 @@ export interface LiveSession {
   readonly lastSeenAt: number;
 }
 
+/** How many expired credentials {@link Store.purgeExpired} deleted, of each kind. */
+export interface Purged {
+  readonly tokens: number;
+  readonly sessions: number;
+}
+
 /** How long sessions live. */
 export interface SessionTimeouts {
   /** A session unused this long dies. */
@@ -218,6 +224,13 @@ export interface Store {
   ): Awaitable<LiveSession | undefined>;
   /** Deletes a session at once (durably); nothing happens for an unknown one. */
   deleteSession(sessionDigest: string): Promise<void>;
+
+  /**
+   * Deletes, durably, the tokens that had expired by `before` (revoked or not) and the sessions
+   * dead by then (their idle or absolute timeout passed): how many of each. Nothing that could
+   * still work at `before` goes, so `before` should lie behind every instance's clock.
+   */
+  purgeExpired(before: number, timeouts: SessionTimeouts): Promise<Purged>;
 
   /** A stored setting (the generated secret key, …), or `undefined`. */
   getSetting(name: string): Promise<string | undefined>;

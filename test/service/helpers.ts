@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { buildApp } from '../../service/app.js';
+import type { PurgeSchedule } from '../../service/store/purge-expired.js';
 import { loadConfig, type Config } from '../../service/config/config.js';
 import { hashPassword, type ScryptParameters } from '../../service/security/passwords.js';
 import type { HashGate } from '../../service/security/hash-gate.js';
@@ -58,6 +59,8 @@ export interface StartOptions {
   readonly secretKey?: string;
   /** Leave the app and store open at the end of the test (the test closes them itself). */
   readonly keepOpen?: boolean;
+  /** When the service purges expired credentials (hourly, a day after, by default). */
+  readonly purge?: PurgeSchedule;
 }
 
 /**
@@ -88,6 +91,7 @@ export async function startService(t: TestContext, options: StartOptions = {}): 
     ...(options.refusalDelay === undefined ? {} : { refusalDelay: options.refusalDelay }),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.purge === undefined ? {} : { purge: options.purge }),
   });
   // One hook, so the file is removed only after the app and the store are closed.
   t.after(async () => {

@@ -41,6 +41,15 @@ export function createSessionRepository(db: Pick<Pool, 'query'>): Repositories['
       });
       return (result.rowCount ?? 0) > 0;
     },
+    // Dead as isExpired judges: idle since `before` − idle, or begun by `before` − absolute.
+    async purge(before, { idleMs, absoluteMs }) {
+      const result = await db.query({
+        name: 'vouch-sessions-purge',
+        text: 'DELETE FROM sessions WHERE last_seen_at <= $1 OR created_at <= $2',
+        values: [before - idleMs, before - absoluteMs],
+      });
+      return result.rowCount ?? 0;
+    },
     async remove(digest) {
       await db.query({
         name: 'vouch-session-remove',

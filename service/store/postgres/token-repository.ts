@@ -48,6 +48,15 @@ export function createTokenRepository(db: Pick<Pool, 'query'>): Repositories['to
       };
     },
     revoke: (digest, now) => revokeOnce(db, 'tokens', digest, now, 'token'),
+    // The tokens_revoked trigger announces each row: instances forget what they no longer need.
+    async purge(before) {
+      const result = await db.query({
+        name: 'vouch-tokens-purge',
+        text: 'DELETE FROM tokens WHERE expires_at <= $1',
+        values: [before],
+      });
+      return result.rowCount ?? 0;
+    },
     async revokeOfUser(username, now) {
       // One statement, so one transaction that reads whether the user exists in the snapshot it
       // changes. Expired tokens too: whether one has expired is for the instances' clocks to say.

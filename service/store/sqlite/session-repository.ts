@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { SessionTimeouts } from '../store.js';
 import {
   sessionOf,
   type JoinedSessionRow,
@@ -13,6 +14,8 @@ export interface SessionRepository extends SessionRows {
   read(digest: string): SessionRow | undefined;
   touch(digest: string, now: number): boolean;
   remove(digest: string): void;
+  /** Deletes the sessions dead by `before`: how many. */
+  purge(before: number, timeouts: SessionTimeouts): number;
 }
 
 /** Prepares the statements of the `sessions` table once, for the life of the connection. */
@@ -35,6 +38,10 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
     'UPDATE sessions SET last_seen_at = max(last_seen_at, ?) WHERE digest = ?',
   );
   const remove = db.prepare<[string]>('DELETE FROM sessions WHERE digest = ?');
+  // Dead as isExpired judges: idle since `before` − idle, or begun by `before` − absolute.
+  const purge = db.prepare<[number, number]>(
+    'DELETE FROM sessions WHERE last_seen_at <= ? OR created_at <= ?',
+  );
 
   return {
     create: (digest, userId, passwordHash, now) =>
@@ -47,5 +54,7 @@ export function createSessionRepository(db: Database.Database): SessionRepositor
     remove(digest) {
       remove.run(digest);
     },
+    purge: (before, { idleMs, absoluteMs }) =>
+      purge.run(before - idleMs, before - absoluteMs).changes,
   };
 }

@@ -21,6 +21,8 @@ export interface TokenRepository {
    * `now`; `NotFoundError` for an unknown name.
    */
   revokeOfUser(username: string, now: number): number;
+  /** Deletes the tokens expired by `before`, revoked or not: how many. */
+  purge(before: number): number;
 }
 
 interface JoinedRow {
@@ -61,6 +63,7 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
        RETURNING expires_at`,
     )
     .pluck();
+  const purge = db.prepare<[number]>('DELETE FROM tokens WHERE expires_at <= ?');
   const userExists = db.prepare<[string], number>('SELECT 1 FROM users WHERE username = ?').pluck();
   const revokeAllOf = db.transaction((username: string, now: number): number => {
     if (userExists.get(username) === undefined) throw new NotFoundError(`user ${username}`);
@@ -82,5 +85,6 @@ export function createTokenRepository(db: Database.Database): TokenRepository {
     },
     revoke: (digest, now) => revokeOnce.immediate(digest, now),
     revokeOfUser: (username, now) => revokeAllOf.immediate(username, now),
+    purge: (before) => purge.run(before).changes,
   };
 }
