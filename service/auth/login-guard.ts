@@ -4,7 +4,7 @@ import type { Awaitable } from 'vouch';
 import { checkLogin, type CheckedLogin } from './check-login.js';
 import type { DeviceCookies } from '../security/device-cookie.js';
 import { type HashGate } from '../security/hash-gate.js';
-import type { Attempt, FailureLimiter } from '../security/rate-limit.js';
+import type { Attempt, AttemptVerdict, FailureLimiter } from '../security/rate-limit.js';
 import type { RefusalDelay } from '../security/refusal-delay.js';
 import { loginDigest } from '../security/secrets.js';
 import type { LiveLogin, Store } from '../store/store.js';
@@ -148,28 +148,18 @@ export function createLoginGuard({
     store.rememberLogin(key, verifyLogin(username, password)).then(renewed, renewed);
   };
 
-  /**
-   * A login remembered right, unless a limit holds the attempt back: at once when the limiter
-   * answers at once, the usual case.
-   */
-  const recall = (
-    source: SignInSource,
+  /** A remembered login once `verdict` allows it; refused while a limit holds the attempt back. */
+  const admit = async (
+    verdict: Awaitable<AttemptVerdict>,
+    key: string,
     username: string,
     password: string,
-    key: string,
     login: LiveLogin,
-  ): Awaitable<LiveLogin> => {
-    const verdict = limiter.recheck(attemptOf(source, username));
-    if (!(verdict instanceof Promise) && verdict.allowed) {
-      renewIfDue(key, username, password);
-      return login;
-    }
-    return delayingRefusals(async () => {
-      const known = await verdict;
-      if (!known.allowed) throw new TooManyAttemptsError(known.retryAfterSeconds);
-      renewIfDue(key, username, password);
-      return login;
-    });
+  ): Promise<LiveLogin> => {
+    const known = await verdict;
+    if (!known.allowed) throw new TooManyAttemptsError(known.retryAfterSeconds);
+    renewIfDue(key, username, password);
+    return login;
   };
 
   /** Runs `answer`; a refusal (429, 503) waits its delay, a failing store is answered at once. */
@@ -198,13 +188,24 @@ export function createLoginGuard({
     recognise(source, username, password) {
       const key = loginDigest(loginSecret, username, password);
       const remembered = checking.has(key) ? undefined : store.recallLogin(key);
-      if (remembered !== undefined) return recall(source, username, password, key, remembered);
+      if (remembered !== undefined) {
+        // At once when the limiter answers at once, the usual case.
+        const verdict = limiter.recheck(attemptOf(source, username));
+        if (!(verdict instanceof Promise) && verdict.allowed) {
+          renewIfDue(key, username, password);
+          return remembered;
+        }
+        return delayingRefusals(() => admit(verdict, key, username, password, remembered));
+      }
       return delayingRefusals(async () => {
         // Whatever it ended in, its answer is not this request's: only what it remembered is.
         const underWay = checking.get(key);
         if (underWay !== undefined) await underWay.catch(() => undefined);
         const known = store.recallLogin(key);
-        if (known !== undefined) return recall(source, username, password, key, known);
+        if (known !== undefined) {
+          const verdict = limiter.recheck(attemptOf(source, username));
+          return admit(verdict, key, username, password, known);
+        }
         const checked = judge(source, username, () =>
           store.rememberLogin(key, verifyLogin(username, password)),
         );

@@ -225,18 +225,15 @@ export function createFailureLimiter(
     },
     recheck(attempt) {
       const counts = countsOf(attempt);
-      let readNeeded = false;
-      for (const { counter, key } of counts) {
-        const failures = counter.windows?.bound(key) ?? Infinity;
-        if (failures >= counter.limit.attempts) readNeeded = true;
-      }
-      if (readNeeded) return recount(counts);
-      // Below every limit: allowed at once. What a success forgets, it forgets now (in memory).
+      const forgotten: Count[] = [];
       for (const count of counts) {
-        if (count.forget && count.counter.windows?.bound(count.key) !== 0) {
-          forget(count).catch(() => undefined);
-        }
+        // Counters shared with other processes are always read.
+        const failures = count.counter.windows?.bound(count.key) ?? Infinity;
+        if (failures >= count.counter.limit.attempts) return recount(counts);
+        if (count.forget && failures > 0) forgotten.push(count);
       }
+      // Below every limit: allowed at once. What a success forgets, it forgets now (in memory).
+      for (const count of forgotten) forget(count).catch(() => undefined);
       return { allowed: true };
     },
   };
